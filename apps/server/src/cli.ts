@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { startEmbeddedPostgres } from './db/embedded-postgres';
+import { migrate } from './db/migrate';
+import { assertDatabaseReachable, createPool } from './db/pool';
+import { startWorker } from './jobs/worker';
+import { stopOnSignal } from './supervisor/shutdown';
+import { runStart } from './supervisor/start';
+
+const USAGE = `usage: herald <command>
+  start    everything on one machine (embedded Postgres unless DATABASE_URL, sandbox, server, worker)
+  serve    the API server and the built web app on PORT
+  work     the job worker
+  sandbox  the sandbox Cloud API on SANDBOX_PORT
+  migrate  apply pending database migrations`;
+
+class StartupError extends Error {}
+
+const ready = (details: Record<string, unknown> = {}) => process.send?.({ type: 'ready', ...details });
+
+async function requireDatabase(config: Config): Promise<string> {
+  const url = config.DATABASE_URL;
+  if (!url) throw new StartupError('DATABASE_URL is not set (only `herald start` runs an embedded database)');
+  try {
+    await assertDatabaseReachable(url);
+  } catch (error) {
+    throw new StartupError(`DATABASE_URL is unreachable: ${(error as Error).message || String(error)}`);
+  }
+  return url;
+}
+
+const commands: Record<string, (config: Config) => Promise<void>> = {
+  async start(config) {
+    if (config.DATABASE_URL) await requireDatabase(config);
+    await runStart(config, process.env);
+  },
+
+  async serve(config) {
+    await requireDatabase(config);
+    const pool = createPool(config.DATABASE_URL!);
+    const app = await buildApp({ config, pool });
+    await app.listen({ host: config.HOST, port: config.PORT });
+    stopOnSignal(async () => {
+      await app.close();
+      await pool.end();
+    });
+    ready({ port: config.PORT });
+  },
+
+  async work(config) {
+    const databaseUrl = await requireDatabase(config);
+    const pool = createPool(databaseUrl, 4);
+    const worker = await startWorker({ databaseUrl, pool, onError: (error) => console.error(error.message) });
+    stopOnSignal(async () => {
+      await worker.stop();
+      await pool.end();
+    });
+    console.log('worker started; heartbeat scheduled');
+    ready();
+  },
+
+  async sandbox(config) {
+    // Loaded here so that the server and worker processes never load the sandbox's code.
+    const { startSandbox } = await import('@herald/cloud-sim');
+    const sandbox = await startSandbox({
+      port: config.SANDBOX_PORT,
+      host: '127.0.0.1',
+      appId: config.META_APP_ID,
+      appSecret: config.META_APP_SECRET,
+      logFile: path.join(config.dataDir, 'sandbox', 'calls.jsonl'),
+    });
+    stopOnSignal(() => sandbox.close());
+    console.log(`sandbox listening on ${sandbox.url}`);
+    ready({ url: sandbox.url });
+  },
+
+  async migrate(config) {
+    const result = await migrate(await requireDatabase(config));
+    console.log(
+      result.applied.length
+        ? `applied ${result.applied.join(', ')}; schema version ${result.version}`
+        : `nothing to apply; schema version ${result.version}`,
+    );
+  },
+
+  /** Internal: the embedded cluster, run as a child of `start` so it is stopped last and never orphaned. */
+  async db(config) {
+    const cluster = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT });
+    stopOnSignal(() => cluster.stop());
+    ready({ url: cluster.url });
+  },
+};
+
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    console.error(USAGE);
+    process.exit(name ? 2 : 0);
+  }
+  try {
+    await command(loadConfig());
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof StartupError) {
+      console.error(`herald: ${error.message}`);
+    } else {
+      console.error(`herald: ${name} failed: ${(error as Error).message ?? String(error)}`);
+    }
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('fills defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.SANDBOX_PORT).toBe(8787);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.graphApiBase).toBe('http://127.0.0.1:8787');
+  });
+
+  it('names the bad variable in one line', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'abc' });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('PORT');
+      expect(message).toContain('"abc"');
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('rejects a port out of range and a non-postgres DATABASE_URL', () => {
+    expect(() => loadConfig({ SANDBOX_PORT: '70000' })).toThrow(/SANDBOX_PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+  });
+
+  it('derives the Graph base from the sandbox port unless GRAPH_API_BASE is set', () => {
+    expect(loadConfig({ SANDBOX_PORT: '9999' }).graphApiBase).toBe('http://127.0.0.1:9999');
+    expect(loadConfig({ GRAPH_API_BASE: 'https://graph.facebook.com' }).graphApiBase).toBe(
+      'https://graph.facebook.com',
+    );
+  });
+});

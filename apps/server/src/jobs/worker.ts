@@ -1,0 +1,35 @@
+import { hostname } from 'node:os';
+import PgBoss from 'pg-boss';
+import type { Pool } from '../db/pool';
+import { HEARTBEAT_CRON, HEARTBEAT_QUEUE, recordHeartbeat } from './heartbeat';
+
+export interface Worker {
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts pg-boss (it creates its own `pgboss` schema on first start) and the job handlers.
+ * The heartbeat is scheduled every minute and also sent once at start, so a fresh worker proves itself at once.
+ */
+export async function startWorker(options: {
+  databaseUrl: string;
+  pool: Pool;
+  onError?: (error: Error) => void;
+}): Promise<Worker> {
+  const workerId = `${hostname()}:${process.pid}`;
+  const boss = new PgBoss({ connectionString: options.databaseUrl, max: 4 });
+  boss.on('error', options.onError ?? (() => undefined));
+  await boss.start();
+  await boss.createQueue(HEARTBEAT_QUEUE);
+  await boss.work(HEARTBEAT_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
+    await recordHeartbeat(options.pool, workerId);
+  });
+  await boss.schedule(HEARTBEAT_QUEUE, HEARTBEAT_CRON);
+  await boss.send(HEARTBEAT_QUEUE, {});
+  return {
+    boss,
+    // A short graceful window: jobs are idempotent or leased, so a cut-off job is simply retried later.
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 2_000 }),
+  };
+}

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import type { Config } from '../config';
+import { migrate } from '../db/migrate';
+import { serverCli } from '../paths';
+import { type SupervisedChild, spawnChild } from './child';
+import { buildWeb, webBuildIsStale } from './web-build';
+
+const write = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * `herald start`: everything on one machine. An embedded Postgres (unless DATABASE_URL is set), migrations,
+ * a fresh web build when sources changed, then the sandbox Cloud API, the API server and the worker, each its
+ * own process. SIGINT/SIGTERM stop the app processes first and the database last.
+ */
+export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<void> {
+  let database: SupervisedChild | undefined;
+  const services: SupervisedChild[] = [];
+  let stopping = false;
+
+  const shutdown = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    write('Stopping Herald…');
+    await Promise.all(services.map((child) => child.stop(2_500)));
+    await database?.stop(1_500);
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  const watch = (child: SupervisedChild) => {
+    void child.exited.then((code) => {
+      if (stopping) return;
+      write(`${child.name} exited unexpectedly (${code}); stopping everything.`);
+      void shutdown(1);
+    });
+    return child;
+  };
+
+  try {
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      database = watch(spawnChild('postgres', serverCli, ['db'], env, write));
+      databaseUrl = (await database.message<{ url: string }>('ready')).url;
+    }
+    const migration = await migrate(databaseUrl);
+    if (migration.applied.length > 0) write(`Applied migrations: ${migration.applied.join(', ')}`);
+
+    if (webBuildIsStale(config.webDistDir)) {
+      write('Building the web app (sources changed or no build yet)…');
+      await buildWeb(write);
+    }
+
+    const childEnv = { ...env, DATABASE_URL: databaseUrl, GRAPH_API_BASE: config.graphApiBase };
+    const start = async (name: string, command: string) => {
+      const child = watch(spawnChild(name, serverCli, [command], childEnv, write));
+      services.push(child);
+      await child.message('ready');
+    };
+    await start('sandbox', 'sandbox');
+    await Promise.all([start('server', 'serve'), start('worker', 'work')]);
+  } catch (error) {
+    write(`herald: could not start: ${(error as Error).message}`);
+    await shutdown(1);
+    return;
+  }
+
+  const url = `http://${config.HOST}:${config.PORT}`;
+  write('');
+  write(`Herald is running at ${url}`);
+  write(`  API docs          ${url}/docs`);
+  write(
+    `  Sandbox Cloud API http://127.0.0.1:${config.SANDBOX_PORT}  (Embedded Signup demo: no Meta account needed)`,
+  );
+  write(
+    config.DATABASE_URL
+      ? '  Database          DATABASE_URL'
+      : `  Database          embedded PostgreSQL in ${path.join(config.dataDir, 'postgres')} (port ${config.EMBEDDED_PG_PORT})`,
+  );
+  write(
+    `  Ports: PORT=${config.PORT} SANDBOX_PORT=${config.SANDBOX_PORT} (set them to change). Ctrl-C stops everything.`,
+  );
+}

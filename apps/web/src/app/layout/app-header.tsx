@@ -1,0 +1,55 @@
+import { useNavigate } from 'react-router';
+import { logout } from '../../features/auth/auth-slice';
+import { clearWabaAccounts } from '../../features/accounts/waba-slice';
+import { LogoutIcon, MenuIcon } from '../../components/icons';
+import { useAppDispatch } from '../hooks';
+import { AccountSelector } from './account-selector';
+import { NotificationBell } from './notification-bell';
+
+type AppHeaderProps = {
+  title: string | undefined;
+  onOpenNav: () => void;
+};
+
+export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+
+  // The server-side logout call (spec §7) comes with the auth API; for now sign out locally.
+  function handleLogout() {
+    dispatch(logout());
+    dispatch(clearWabaAccounts());
+    void navigate('/', { replace: true });
+  }
+
+  return (
+    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
+      <button
+        type="button"
+        aria-label="Open navigation"
+        onClick={onOpenNav}
+        className="rounded-lg p-2 text-slate-500 hover:bg-slate-100 md:hidden"
+      >
+        <MenuIcon />
+      </button>
+      <p
+        className="hidden min-w-0 truncate text-lg font-semibold text-slate-900 sm:block"
+        data-testid="header-title"
+      >
+        {title}
+      </p>
+      <div className="ml-auto flex items-center gap-2 sm:gap-3">
+        <AccountSelector />
+        <NotificationBell />
+        <button
+          type="button"
+          onClick={handleLogout}
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 transition hover:border-red-200 hover:bg-red-50 hover:text-red-700"
+        >
+          <LogoutIcon width="16" height="16" />
+          Logout
+        </button>
+      </div>
+    </header>
+  );
+}

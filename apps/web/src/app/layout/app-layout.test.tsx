@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { renderRoute, signedIn } from '../../test/render-with-store';
+import type { PreloadedState } from '../store';
+
+const withAccounts: PreloadedState = {
+  ...signedIn,
+  waba: {
+    wabaAccounts: [{ waba_id: '111', details: [{ display_name: 'Acme Shop' }] }],
+    selectedWabaAccount: { waba_id: '111', details: [{ display_name: 'Acme Shop' }] },
+  },
+};
+
+const expectedNav: Array<[string, string]> = [
+  ['Dashboard', '/dashboard'],
+  ['Customers', '/customers'],
+  ['Template', '/template'],
+  ['Broad Cast', '/broadcast'],
+  ['WhatsApp Number', '/number'],
+  ['Settings', '/settings'],
+];
+
+async function renderLayout(path = '/customers', preloadedState: PreloadedState = signedIn) {
+  const result = renderRoute(path, { preloadedState });
+  await screen.findByRole('heading', { level: 1 });
+  return result;
+}
+
+describe('shared layout (spec §2)', () => {
+  it('lists exactly the six navigation entries with their links', async () => {
+    await renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => [link.textContent?.replace(/\d+$/, ''), link.getAttribute('href')])).toEqual(
+      expectedNav,
+    );
+  });
+
+  it('shows the fixed badges 3 (Customers) and 16 (Settings) and no others', async () => {
+    await renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(within(nav).getByRole('link', { name: /Customers/ })).getByText('3')).toBeTruthy();
+    expect(within(within(nav).getByRole('link', { name: /Settings/ })).getByText('16')).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: /Dashboard/ }).textContent).toBe('Dashboard');
+  });
+
+  it('highlights the active link', async () => {
+    await renderLayout('/broadcast/new');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Broad Cast' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('has a header with the page title, a bell with badge 3 and Logout', async () => {
+    await renderLayout('/template/create-template');
+    expect(screen.getByTestId('header-title').textContent).toBe('Create Template');
+    const bell = screen.getByRole('button', { name: 'Notifications' });
+    expect(within(bell).getByText('3')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
+  });
+
+  it('shows the current path in a breadcrumb', async () => {
+    await renderLayout('/customers');
+    const crumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(crumb.textContent).toBe('Homecustomers');
+    expect(within(crumb).getByRole('link', { name: 'Home' })).toBeTruthy();
+    expect(within(crumb).getByText('customers').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows every segment of a nested path in the breadcrumb', async () => {
+    await renderLayout('/template/create-template');
+    const crumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(
+      within(crumb)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Home', 'template', 'create-template']);
+  });
+
+  it('Logout clears the session and accounts and goes to sign-in', async () => {
+    const { store, router } = await renderLayout('/dashboard', withAccounts);
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    expect(store.getState().auth).toMatchObject({ accessToken: null, refreshToken: null });
+    expect(store.getState().waba).toMatchObject({ wabaAccounts: [], selectedWabaAccount: null });
+  });
+
+  it('is not shown on public screens', async () => {
+    renderRoute('/signup', { preloadedState: signedIn });
+    await screen.findByRole('heading', { name: 'Create your account' });
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
+  });
+});

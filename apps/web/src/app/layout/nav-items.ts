@@ -1,0 +1,29 @@
+import type { ComponentType, SVGProps } from 'react';
+import {
+  DashboardIcon,
+  MegaphoneIcon,
+  PhoneIcon,
+  SettingsIcon,
+  TemplateIcon,
+  UsersIcon,
+} from '../../components/icons';
+
+export type NavItem = {
+  label: string;
+  to: string;
+  icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** Spec §2: the badges are fixed numbers. */
+  badge?: number;
+};
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: 'Dashboard', to: '/dashboard', icon: DashboardIcon },
+  { label: 'Customers', to: '/customers', icon: UsersIcon, badge: 3 },
+  { label: 'Template', to: '/template', icon: TemplateIcon },
+  { label: 'Broad Cast', to: '/broadcast', icon: MegaphoneIcon },
+  { label: 'WhatsApp Number', to: '/number', icon: PhoneIcon },
+  { label: 'Settings', to: '/settings', icon: SettingsIcon, badge: 16 },
+];
+
+/** Spec §2: the bell's fixed badge. */
+export const NOTIFICATION_COUNT = 3;

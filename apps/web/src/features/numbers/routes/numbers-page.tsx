@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/page-header';
+
+export function NumbersPage() {
+  return <PageHeader title="WhatsApp Numbers" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/page-header';
+
+export function CreateTemplatePage() {
+  return <PageHeader title="Create Template" />;
+}

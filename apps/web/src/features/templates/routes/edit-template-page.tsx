@@ -1,0 +1,5 @@
+import { PageHeader } from '../../../components/page-header';
+
+export function EditTemplatePage() {
+  return <PageHeader title="Edit Template" />;
+}

@@ -1,0 +1,60 @@
+// Request throughput of the API shell: /healthz (one database round trip) over a real socket, so later
+// features can compare their routes with the floor the framework and pool set.
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../apps/server/src/app';
+import { createPool } from '../apps/server/src/db/pool';
+import { migrate } from '../apps/server/src/db/migrate';
+import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+
+const REQUESTS = 2_000;
+const CONCURRENCY = 20;
+
+const server = await openDatabaseServer();
+const database = `herald_bench_${process.pid}`;
+await adminQuery(server.adminUrl, `create database ${database}`);
+const url = withDatabase(server.adminUrl, database);
+try {
+  await migrate(url);
+  const pool = createPool(url, 10);
+  const app = await buildApp({
+    config: { LOG_LEVEL: 'silent', webDistDir: '/nonexistent' },
+    pool,
+    logger: false,
+  });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) {
+        next += 1;
+        const t0 = performance.now();
+        const response = await fetch(`${address}/healthz`);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`healthz answered ${response.status}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2));
+  console.log(
+    JSON.stringify({
+      benchmark: 'healthz',
+      database: server.source,
+      requests: latencies.length,
+      concurrency: CONCURRENCY,
+      requests_per_second: Math.round(latencies.length / seconds),
+      p50_ms: at(0.5),
+      p99_ms: at(0.99),
+    }),
+  );
+  await app.close();
+  await pool.end();
+} finally {
+  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
+  await server.stop();
+}

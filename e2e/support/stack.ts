@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../test-support/database-server';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+export interface Stack {
+  url: string;
+  sandboxUrl: string;
+  dataDir: string;
+  process: ChildProcess;
+  output(): string;
+  /** SIGINT, as a user's Ctrl-C; resolves when the start command has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `npm start`'s entry (scripts/start.mjs) exactly as a user would, on free ports, with its data under a
+ * temporary folder (or `dataDir` to reuse one), and waits until it prints its URL.
+ */
+export async function startStack(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<Stack> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'herald-e2e-')));
+  const [port, sandboxPort, pgPort] = [await freePort(), await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    SANDBOX_PORT: String(sandboxPort),
+    EMBEDDED_PG_PORT: String(pgPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`start did not print its URL in time:\n${output}`)),
+      170_000,
+    );
+    const check = () => {
+      const match = /Herald is running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`start exited early:\n${output}`));
+    });
+  });
+
+  return {
+    url,
+    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    dataDir,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+export async function removeDataDir(dataDir: string): Promise<void> {
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/** Every process below `pid`, read from /proc (Linux). */
+export function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    const taskDir = `/proc/${parent}/task`;
+    if (!existsSync(taskDir)) return;
+    for (const task of readdirSync(taskDir)) {
+      const file = `${taskDir}/${task}/children`;
+      if (!existsSync(file)) continue;
+      for (const child of readFileSync(file, 'utf8').split(/\s+/).filter(Boolean).map(Number)) {
+        found.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** Alive means present in /proc and not a zombie waiting to be reaped. */
+export function isAlive(pid: number): boolean {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return !/^State:\s+Z/m.test(status);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,127 @@
+// `npm test`: install what is missing, then typecheck, lint, unit, web, integration and end-to-end suites,
+// ending with one line `N passed, N failed` summed over all of them. Node built-ins only until installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDependencies, repoRoot } from './ensure-deps.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const TYPECHECK_PROJECTS = ['packages/contracts', 'packages/cloud-sim', 'apps/server', 'apps/web', '.'];
+const VITEST_SUITES = ['unit', 'web', 'integration', 'e2e'];
+// HERALD_TEST_SUITES=unit,web runs a subset (typecheck and lint are suites too).
+const selected = process.env.HERALD_TEST_SUITES?.split(',').map((s) => s.trim());
+const wants = (suite) => !selected || selected.includes(suite);
+
+const results = [];
+const record = (suite, passed, failed, note = '') => results.push({ suite, passed, failed, note });
+
+function run(command, args, options = {}) {
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', ...options });
+  return { ok: result.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+}
+
+function bin(name) {
+  return path.join(repoRoot, 'node_modules/.bin', name);
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `Chromium is missing: the browser tests need ${CHROMIUM}. Install it with: sudo apt-get install -y chromium`,
+    );
+    return false;
+  }
+  console.log('Installing Debian chromium for the browser tests (apt-get)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+  if (!existsSync(CHROMIUM))
+    console.error('apt-get could not install chromium; the browser tests will fail.');
+  return existsSync(CHROMIUM);
+}
+
+function runVitestSuite(suite, reportDir) {
+  const report = path.join(reportDir, `${suite}.json`);
+  console.log(`\n=== ${suite} tests ===`);
+  const outcome = run(bin('vitest'), [
+    'run',
+    '--project',
+    suite,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
+  if (!existsSync(report)) {
+    record(suite, 0, 1, 'the runner crashed before reporting');
+    return;
+  }
+  const summary = JSON.parse(readFileSync(report, 'utf8'));
+  let failed = summary.numFailedTests;
+  // A file that fails to load (syntax error, failing hook) counts as a failure even with no test inside.
+  const brokenFiles = summary.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  );
+  failed += brokenFiles.length;
+  if (!outcome.ok && failed === 0) failed = 1;
+  const skipped = summary.numPendingTests + summary.numTodoTests;
+  record(
+    suite,
+    summary.numPassedTests,
+    failed,
+    `${outcome.seconds}s${skipped ? `, ${skipped} skipped (not counted)` : ''}`,
+  );
+}
+
+ensureDependencies();
+const started = Date.now();
+const reportDir = mkdtempSync(path.join(os.tmpdir(), 'herald-test-'));
+
+if (wants('typecheck')) {
+  console.log('\n=== typecheck ===');
+  let passed = 0;
+  let failed = 0;
+  for (const project of TYPECHECK_PROJECTS) {
+    const outcome = run(bin('tsc'), ['-p', project]);
+    if (outcome.ok) passed += 1;
+    else failed += 1;
+    console.log(`tsc -p ${project}: ${outcome.ok ? 'ok' : 'FAILED'} (${outcome.seconds}s)`);
+  }
+  record('typecheck', passed, failed, `${TYPECHECK_PROJECTS.length} projects`);
+}
+
+if (wants('lint')) {
+  console.log('\n=== lint ===');
+  const eslint = run(bin('eslint'), ['.', '--max-warnings=0']);
+  const prettier = run(bin('prettier'), ['--check', '.', '--log-level=warn']);
+  record(
+    'lint',
+    Number(eslint.ok) + Number(prettier.ok),
+    Number(!eslint.ok) + Number(!prettier.ok),
+    'eslint, prettier',
+  );
+}
+
+for (const suite of VITEST_SUITES) {
+  if (!wants(suite)) continue;
+  if (suite === 'e2e' && !ensureChromium()) {
+    record('e2e', 0, 1, 'chromium missing');
+    continue;
+  }
+  runVitestSuite(suite, reportDir);
+}
+rmSync(reportDir, { recursive: true, force: true });
+
+const passed = results.reduce((sum, r) => sum + r.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0);
+console.log('\n=== summary ===');
+for (const r of results) {
+  console.log(
+    `${r.suite.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.note}`,
+  );
+}
+console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
