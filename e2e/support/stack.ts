@@ -80,7 +80,8 @@ export async function startStack(
 }
 
 export async function removeDataDir(dataDir: string): Promise<void> {
-  await rm(dataDir, { recursive: true, force: true });
+  // Retries cover a cluster that is still removing its files as the last process exits.
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 /** Every process below `pid`, read from /proc (Linux). */

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import { invalidAccessToken, unsupportedRequest } from './errors';
+import type { AccessToken, PhoneNumber, SandboxState, Waba } from './state';
+
+function presentedToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1] ?? '';
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  if (typeof query?.access_token === 'string') return query.access_token;
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body !== null && typeof body === 'object' && typeof body.access_token === 'string') {
+    return body.access_token;
+  }
+  return undefined;
+}
+
+/** Graph reads the token from the Authorization header, else from `access_token` in the query or body. */
+export function authenticate(request: FastifyRequest, state: SandboxState): AccessToken {
+  const presented = presentedToken(request);
+  if (presented === undefined) throw invalidAccessToken(false);
+  if (!/^EAA[A-Za-z0-9]+$/.test(presented)) throw invalidAccessToken(true);
+  const token = state.findToken(presented);
+  if (!token) throw invalidAccessToken(false);
+  return token;
+}
+
+// An id the token was not issued for answers exactly like an id that does not exist (code 100, subcode 33).
+export function grantedWaba(token: AccessToken, state: SandboxState, id: string, method: string): Waba {
+  const waba = state.findWaba(id);
+  if (!waba || !token.wabaIds.includes(waba.id)) throw unsupportedRequest(method, id);
+  return waba;
+}
+
+export function grantedPhoneNumber(
+  token: AccessToken,
+  state: SandboxState,
+  id: string,
+  method: string,
+): PhoneNumber {
+  const phone = state.findPhoneNumber(id);
+  if (!phone || !token.wabaIds.includes(phone.wabaId)) throw unsupportedRequest(method, id);
+  return phone;
+}

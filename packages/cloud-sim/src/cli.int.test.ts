@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'herald-sandbox-cli-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function startCli(env: Record<string, string>) {
+  return spawn(process.execPath, ['--import', 'tsx', 'packages/cloud-sim/src/cli.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function exited(child: ReturnType<typeof startCli>): Promise<number | null> {
+  return new Promise((done) => child.once('exit', (code) => done(code)));
+}
+
+describe('cli', () => {
+  it('exits 1 with one line naming SANDBOX_PORT when the port is not a number', async () => {
+    const child = startCli({ SANDBOX_PORT: 'abc' });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    expect(await exited(child)).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('SANDBOX_PORT');
+    expect(stderr).toContain('abc');
+  });
+
+  it('listens, announces its URL, logs to SANDBOX_LOG_FILE, and exits 0 promptly on SIGTERM', async () => {
+    const logFile = join(dir, 'deep', 'calls.jsonl');
+    const child = startCli({
+      SANDBOX_PORT: '0',
+      SANDBOX_LOG_FILE: logFile,
+      META_APP_ID: '777',
+      META_APP_SECRET: 's',
+    });
+    const exit = exited(child);
+    const line = await new Promise<string>((done) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) done(out.trim());
+      });
+    });
+    expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const url = line.slice('sandbox listening on '.length);
+
+    const created = await fetch(`${url}/__sandbox/wabas`, { method: 'POST' });
+    const { code } = (await created.json()) as { code: string };
+    const exchange = await fetch(
+      `${url}/v21.0/oauth/access_token?client_id=777&client_secret=s&code=${code}`,
+    );
+    expect(exchange.status).toBe(200);
+    expect((await readFile(logFile, 'utf8')).trim().split('\n')).toHaveLength(2);
+
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { formatDisplayPhoneNumber } from './phone-format';
+import { randomAlphanumeric, randomNumericId } from './random-strings';
+
+export interface Waba {
+  id: string;
+  businessId: string;
+  name: string;
+  currency: string;
+  timezoneId: string;
+  messageTemplateNamespace: string;
+}
+
+export interface PhoneNumber {
+  id: string;
+  wabaId: string;
+  digits: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+  codeVerificationStatus: 'VERIFIED' | 'NOT_VERIFIED' | 'EXPIRED';
+  qualityRating: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
+  platformType: 'CLOUD_API' | 'ON_PREMISE' | 'NOT_APPLICABLE';
+  throughputLevel: 'STANDARD' | 'HIGH' | 'NOT_APPLICABLE';
+  lastOnboardedTime: string;
+  messagingLimitTier: string;
+  businessManagerMessagingLimit: string;
+  status: string;
+  nameStatus: string;
+  registered: boolean;
+  pin: string | null;
+}
+
+export interface AuthorizationCode {
+  code: string;
+  appId: string;
+  wabaIds: string[];
+  used: boolean;
+  createdAt: string;
+}
+
+export interface AccessToken {
+  token: string;
+  appId: string;
+  wabaIds: string[];
+}
+
+export interface Subscription {
+  wabaId: string;
+  appId: string;
+  overrideCallbackUri: string | null;
+  verifyToken: string | null;
+}
+
+export interface NewBusiness {
+  appId: string;
+  businessName: string;
+  phoneDigits: string;
+}
+
+export type ExchangeResult = { ok: true; token: AccessToken } | { ok: false; reason: 'unknown' | 'used' };
+
+/** Graph renders times as "2024-05-01T10:00:00+0000". */
+function graphTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+0000');
+}
+
+/** Everything the sandbox knows, in memory; `reset` brings it back to empty. */
+export class SandboxState {
+  private readonly businesses = new Set<string>();
+  private readonly wabas = new Map<string, Waba>();
+  private readonly phoneNumbers = new Map<string, PhoneNumber>();
+  private readonly codes = new Map<string, AuthorizationCode>();
+  private readonly tokens = new Map<string, AccessToken>();
+  private readonly subscriptions = new Map<string, Subscription>();
+
+  reset(): void {
+    this.businesses.clear();
+    this.wabas.clear();
+    this.phoneNumbers.clear();
+    this.codes.clear();
+    this.tokens.clear();
+    this.subscriptions.clear();
+  }
+
+  /** What a finished Embedded Signup leaves behind: a business, its WABA and number, and a one-time code. */
+  createBusiness(input: NewBusiness): { waba: Waba; phoneNumber: PhoneNumber; code: AuthorizationCode } {
+    const businessId = this.newId();
+    this.businesses.add(businessId);
+    const waba: Waba = {
+      id: this.newId(),
+      businessId,
+      name: input.businessName,
+      currency: 'USD',
+      timezoneId: '1',
+      messageTemplateNamespace: randomUUID().replaceAll('-', '_'),
+    };
+    this.wabas.set(waba.id, waba);
+    const phoneNumber: PhoneNumber = {
+      id: this.newId(),
+      wabaId: waba.id,
+      digits: input.phoneDigits,
+      displayPhoneNumber: formatDisplayPhoneNumber(input.phoneDigits),
+      verifiedName: input.businessName,
+      codeVerificationStatus: 'VERIFIED',
+      qualityRating: 'GREEN',
+      platformType: 'CLOUD_API',
+      throughputLevel: 'STANDARD',
+      lastOnboardedTime: graphTime(new Date()),
+      messagingLimitTier: 'TIER_1K',
+      businessManagerMessagingLimit: 'TIER_2K',
+      status: 'PENDING',
+      nameStatus: 'AVAILABLE_WITHOUT_REVIEW',
+      registered: false,
+      pin: null,
+    };
+    this.phoneNumbers.set(phoneNumber.id, phoneNumber);
+    const code: AuthorizationCode = {
+      code: `AQ${randomAlphanumeric(94)}`,
+      appId: input.appId,
+      wabaIds: [waba.id],
+      used: false,
+      createdAt: new Date().toISOString(),
+    };
+    this.codes.set(code.code, code);
+    return { waba, phoneNumber, code };
+  }
+
+  /** A code is spent by its first exchange, whatever happens next, as Meta's are. */
+  exchangeCode(code: string): ExchangeResult {
+    const entry = this.codes.get(code);
+    if (!entry) return { ok: false, reason: 'unknown' };
+    if (entry.used) return { ok: false, reason: 'used' };
+    entry.used = true;
+    const token: AccessToken = {
+      token: `EAA${randomAlphanumeric(180)}`,
+      appId: entry.appId,
+      wabaIds: [...entry.wabaIds],
+    };
+    this.tokens.set(token.token, token);
+    return { ok: true, token };
+  }
+
+  findToken(token: string): AccessToken | undefined {
+    return this.tokens.get(token);
+  }
+
+  findWaba(id: string): Waba | undefined {
+    return this.wabas.get(id);
+  }
+
+  findPhoneNumber(id: string): PhoneNumber | undefined {
+    return this.phoneNumbers.get(id);
+  }
+
+  phoneNumbersOf(wabaId: string): PhoneNumber[] {
+    return [...this.phoneNumbers.values()].filter((p) => p.wabaId === wabaId);
+  }
+
+  /** Sets the two-step verification PIN on first registration; afterwards the PIN must match it. */
+  register(phoneNumberId: string, pin: string): 'registered' | 'pin-mismatch' {
+    const phone = this.phoneNumbers.get(phoneNumberId);
+    if (!phone) throw new Error(`unknown phone number ${phoneNumberId}`);
+    if (phone.pin !== null && phone.pin !== pin) return 'pin-mismatch';
+    phone.pin = pin;
+    phone.registered = true;
+    phone.status = 'CONNECTED';
+    return 'registered';
+  }
+
+  subscribe(subscription: Subscription): void {
+    this.subscriptions.set(`${subscription.wabaId}:${subscription.appId}`, subscription);
+  }
+
+  unsubscribe(wabaId: string, appId: string): void {
+    this.subscriptions.delete(`${wabaId}:${appId}`);
+  }
+
+  subscriptionsOf(wabaId: string): Subscription[] {
+    return [...this.subscriptions.values()].filter((s) => s.wabaId === wabaId);
+  }
+
+  snapshot() {
+    return {
+      businesses: [...this.businesses],
+      wabas: [...this.wabas.values()].map((w) => ({
+        id: w.id,
+        business_id: w.businessId,
+        name: w.name,
+        phone_number_ids: this.phoneNumbersOf(w.id).map((p) => p.id),
+      })),
+      phone_numbers: [...this.phoneNumbers.values()].map((p) => ({
+        id: p.id,
+        waba_id: p.wabaId,
+        digits: p.digits,
+        display_phone_number: p.displayPhoneNumber,
+        verified_name: p.verifiedName,
+        status: p.status,
+      })),
+      codes: [...this.codes.values()].map((c) => ({
+        code: c.code,
+        app_id: c.appId,
+        waba_ids: c.wabaIds,
+        used: c.used,
+        created_at: c.createdAt,
+      })),
+      tokens_count: this.tokens.size,
+      subscriptions: [...this.subscriptions.values()].map((s) => ({
+        waba_id: s.wabaId,
+        app_id: s.appId,
+        override_callback_uri: s.overrideCallbackUri,
+      })),
+      registrations: [...this.phoneNumbers.values()]
+        .filter((p) => p.registered)
+        .map((p) => ({ phone_number_id: p.id, pin: p.pin })),
+    };
+  }
+
+  private newId(): string {
+    let id = randomNumericId();
+    while (this.wabas.has(id) || this.phoneNumbers.has(id) || this.businesses.has(id)) id = randomNumericId();
+    return id;
+  }
+}
+
+export type SandboxSnapshot = ReturnType<SandboxState['snapshot']>;
