@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '@herald/cloud-sim';
 import type { RunningSandbox } from '@herald/cloud-sim';
+import { launchBrowser } from './support/browser';
 
 // Runs the sandbox's Embedded Signup shim in a real browser, from an opener page on another origin,
 // the way Herald's web app will use it.
@@ -91,17 +91,7 @@ beforeAll(async () => {
   await new Promise<void>((done) => opener.listen(0, '127.0.0.1', done));
   // "localhost" keeps the opener on another origin than the sandbox (127.0.0.1), as in real use.
   openerUrl = `http://localhost:${(opener.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
