@@ -9,8 +9,10 @@ import { ensureDependencies, repoRoot } from './ensure-deps.mjs';
 const CHROMIUM = '/usr/bin/chromium';
 const TYPECHECK_PROJECTS = ['packages/contracts', 'packages/cloud-sim', 'apps/server', 'apps/web', '.'];
 const VITEST_SUITES = ['unit', 'web', 'integration', 'e2e'];
-// HERALD_TEST_SUITES=unit,web runs a subset (typecheck and lint are suites too).
-const selected = process.env.HERALD_TEST_SUITES?.split(',').map((s) => s.trim());
+// `--only typecheck,lint` or HERALD_TEST_SUITES=unit,web runs a subset (typecheck and lint are suites too).
+const onlyFlag = process.argv.indexOf('--only');
+const subset = onlyFlag >= 0 ? process.argv[onlyFlag + 1] : process.env.HERALD_TEST_SUITES;
+const selected = subset?.split(',').map((s) => s.trim());
 const wants = (suite) => !selected || selected.includes(suite);
 
 const results = [];
