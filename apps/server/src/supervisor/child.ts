@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { formatLogLine } from './log-line';
+import { createLogFormatter } from './log-line';
 
 export interface SupervisedChild {
   name: string;
@@ -30,6 +30,7 @@ export function spawnChild(
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  const formatLogLine = createLogFormatter();
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on('line', (line) => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatLogLine } from './log-line';
+import { createLogFormatter } from './log-line';
 
-describe('formatLogLine', () => {
+describe('createLogFormatter', () => {
+  const formatLogLine = createLogFormatter();
+
   it('passes plain text through', () => {
     expect(formatLogLine('sandbox listening on http://127.0.0.1:8787')).toBe(
       'sandbox listening on http://127.0.0.1:8787',
@@ -14,13 +16,15 @@ describe('formatLogLine', () => {
     ).toBe('info Server listening at http://127.0.0.1:3000');
   });
 
-  it('drops "incoming request" and summarises "request completed"', () => {
+  it('drops "incoming request" and summarises "request completed" with its method and URL', () => {
     expect(
-      formatLogLine('{"level":30,"msg":"incoming request","req":{"method":"GET","url":"/x"}}'),
+      formatLogLine(
+        '{"level":30,"msg":"incoming request","reqId":"req-7","req":{"method":"GET","url":"/healthz"}}',
+      ),
     ).toBeNull();
     expect(
       formatLogLine(
-        '{"level":30,"msg":"request completed","req":{"method":"GET","url":"/healthz"},"res":{"statusCode":200},"responseTime":3.25}',
+        '{"level":30,"msg":"request completed","reqId":"req-7","res":{"statusCode":200},"responseTime":3.25}',
       ),
     ).toBe('info 200 GET /healthz (3.3 ms)');
   });

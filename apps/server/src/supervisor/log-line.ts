@@ -10,6 +10,7 @@ const LEVELS: Record<number, string> = {
 interface PinoLine {
   level?: number;
   msg?: string;
+  reqId?: string;
   req?: { method?: string; url?: string };
   res?: { statusCode?: number };
   responseTime?: number;
@@ -17,24 +18,35 @@ interface PinoLine {
 }
 
 /**
- * Turns a child's pino JSON line into one short line for the `npm start` console; `null` drops it.
- * Anything that is not pino JSON passes through unchanged. Production (`herald serve`) keeps raw JSON.
+ * Makes a formatter that turns a child's pino JSON lines into short lines for the `npm start` console
+ * (`null` drops a line). It remembers each request's method and URL from Fastify's "incoming request" line,
+ * since "request completed" carries only the request id. Anything that is not pino JSON passes unchanged.
+ * Production (`herald serve`) keeps raw JSON.
  */
-export function formatLogLine(line: string): string | null {
-  if (!line.startsWith('{')) return line;
-  let entry: PinoLine;
-  try {
-    entry = JSON.parse(line) as PinoLine;
-  } catch {
-    return line;
-  }
-  if (typeof entry.level !== 'number' || typeof entry.msg !== 'string') return line;
-  // "incoming request" says nothing that "request completed" does not say better.
-  if (entry.msg === 'incoming request') return null;
-  const level = LEVELS[entry.level] ?? String(entry.level);
-  if (entry.msg === 'request completed' && entry.res) {
-    const ms = entry.responseTime === undefined ? '' : ` (${entry.responseTime.toFixed(1)} ms)`;
-    return `${level} ${entry.res.statusCode} ${entry.req?.method ?? ''} ${entry.req?.url ?? ''}${ms}`.trim();
-  }
-  return `${level} ${entry.msg}${entry.err?.message ? `: ${entry.err.message}` : ''}`;
+export function createLogFormatter(): (line: string) => string | null {
+  const pending = new Map<string, string>();
+  return (line) => {
+    if (!line.startsWith('{')) return line;
+    let entry: PinoLine;
+    try {
+      entry = JSON.parse(line) as PinoLine;
+    } catch {
+      return line;
+    }
+    if (typeof entry.level !== 'number' || typeof entry.msg !== 'string') return line;
+    const level = LEVELS[entry.level] ?? String(entry.level);
+    if (entry.msg === 'incoming request') {
+      if (entry.reqId) pending.set(entry.reqId, `${entry.req?.method ?? ''} ${entry.req?.url ?? ''}`);
+      // Bounded: a request that never completes must not grow the map forever.
+      if (pending.size > 1_000) pending.delete(pending.keys().next().value!);
+      return null;
+    }
+    if (entry.msg === 'request completed' && entry.res) {
+      const request = (entry.reqId && pending.get(entry.reqId)) ?? '';
+      if (entry.reqId) pending.delete(entry.reqId);
+      const ms = entry.responseTime === undefined ? '' : ` (${entry.responseTime.toFixed(1)} ms)`;
+      return `${level} ${entry.res.statusCode} ${request}${ms}`.replace(/ +/g, ' ');
+    }
+    return `${level} ${entry.msg}${entry.err?.message ? `: ${entry.err.message}` : ''}`;
+  };
 }
