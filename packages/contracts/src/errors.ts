@@ -13,6 +13,8 @@ export const FieldErrorSchema = z.object({
 export const ErrorResponseSchema = z
   .object({
     detail: z.string(),
+    /** The same text as `detail`: the spec's screens read `message` on some calls (sign-up, connect). */
+    message: z.string().optional(),
     errors: z.array(FieldErrorSchema).optional(),
   })
   .meta({ id: 'ErrorResponse' });

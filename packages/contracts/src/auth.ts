@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/** Spec §5: the sign-up e-mail rule and its message. */
+export const EMAIL_MESSAGE = 'Please enter a valid email address.';
+export const PASSWORD_MESSAGE = 'Password must be at least 8 characters long.';
+export const PASSWORD_MIN_LENGTH = 8;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const EmailSchema = z.string().trim().toLowerCase().regex(EMAIL_PATTERN, EMAIL_MESSAGE).max(254);
+export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGE).max(1024);
+/** Optional user PIN: 4 to 6 digits (spec §5, §9). */
+export const PinSchema = z.string().regex(/^\d{4,6}$/, 'PIN must be 4 to 6 digits');
+
+/** What the WA_EMBEDDED_SIGNUP FINISH event carried (spec §3 account_data); kept as the provider sent it. */
+export const AccountDataSchema = z
+  .object({
+    waba_id: z.string().optional(),
+    phone_number_id: z.string().optional(),
+    business_id: z.string().optional(),
+  })
+  .loose();
+
+const GraphIdSchema = z.string().regex(/^\d{1,32}$/, 'must be a numeric id');
+
+export const SignupRequestSchema = z
+  .object({
+    code: z.string().min(1, 'The authorization code is required'),
+    waba_id: GraphIdSchema,
+    phone_number_id: GraphIdSchema,
+    account_data: AccountDataSchema.optional(),
+    email: EmailSchema,
+    password: PasswordSchema,
+    pin: PinSchema.optional(),
+  })
+  .meta({ id: 'SignupRequest' });
+
+export const SignupResponseSchema = z
+  .object({ message: z.string(), data: z.object({ pin: z.string() }) })
+  .meta({ id: 'SignupResponse' });
+
+/** PUT /api/auth/facebook/callback/: link a further account; ids come from account_data. */
+export const ConnectAccountRequestSchema = z
+  .object({
+    payload: z.object({
+      code: z.string().min(1, 'The authorization code is required'),
+      account_data: AccountDataSchema.extend({ waba_id: GraphIdSchema, phone_number_id: GraphIdSchema }),
+    }),
+  })
+  .meta({ id: 'ConnectAccountRequest' });
+
+export const MessageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
+
+/** One entry of an account's `details` (spec §3: the first item has display_name). One per phone number. */
+export const WabaDetailSchema = z
+  .object({
+    display_name: z.string(),
+    phone_number_id: z.string(),
+    display_phone_number: z.string(),
+  })
+  .loose();
+
+export const WabaAccountSchema = z
+  .object({ waba_id: z.string(), details: z.array(WabaDetailSchema) })
+  .meta({ id: 'WabaAccount' });
+
+export const LoginRequestSchema = z
+  .object({
+    username: z.string().trim().min(1, 'Username is required'),
+    password: z.string().min(1, 'Password is required'),
+  })
+  .meta({ id: 'LoginRequest' });
+
+export const LoginResponseSchema = z
+  .object({ accessToken: z.string(), refreshToken: z.string(), wabas: z.array(WabaAccountSchema) })
+  .meta({ id: 'LoginResponse' });
+
+export const RefreshRequestSchema = z
+  .object({ refresh: z.string().min(1, 'The refresh token is required') })
+  .meta({ id: 'RefreshRequest' });
+
+export const RefreshResponseSchema = z
+  .object({ access: z.string(), refresh: z.string() })
+  .meta({ id: 'RefreshResponse' });
+
+export const WabaListResponseSchema = z
+  .object({ wabas: z.array(WabaAccountSchema) })
+  .meta({ id: 'WabaListResponse' });
+
+export const PasswordResetRequestSchema = z
+  .object({ email: EmailSchema, pin: z.string().trim().min(1, 'PIN is required'), new_password: PasswordSchema })
+  .meta({ id: 'PasswordResetRequest' });
+
+/** Claims of the access token (spec §3: user_id and the e-mail; `sid` names the refresh family). */
+export interface AccessTokenClaims {
+  user_id: number;
+  email: string;
+  sid: string;
+  exp: number;
+}
+
+/** What the web needs to run Embedded Signup: where the SDK is, with which ids, and whose messages to trust. */
+export const SignupConfigResponseSchema = z
+  .object({
+    sdk_url: z.string(),
+    app_id: z.string(),
+    config_id: z.string(),
+    graph_version: z.string(),
+    trusted_origins: z.array(z.string()),
+    sandbox: z.boolean(),
+  })
+  .meta({ id: 'SignupConfigResponse' });
+
+export type SignupRequest = z.infer<typeof SignupRequestSchema>;
+export type SignupResponse = z.infer<typeof SignupResponseSchema>;
+export type ConnectAccountRequest = z.infer<typeof ConnectAccountRequestSchema>;
+export type WabaAccount = z.infer<typeof WabaAccountSchema>;
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
+export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
+export type SignupConfigResponse = z.infer<typeof SignupConfigResponseSchema>;
