@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../apps/server/src/app';
 import { createPool } from '../apps/server/src/db/pool';
 import { migrate } from '../apps/server/src/db/migrate';
+import { testConfig } from '../test-support/test-config';
 import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
 
 const REQUESTS = 2_000;
@@ -17,7 +18,7 @@ try {
   await migrate(url);
   const pool = createPool(url, 10);
   const app = await buildApp({
-    config: { LOG_LEVEL: 'silent', webDistDir: '/nonexistent' },
+    config: testConfig({ WEB_DIST_DIR: '/nonexistent' }),
     pool,
     logger: false,
   });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { testConfig } from '../../../test-support/test-config';
 import { createTestDatabase, type TestDatabase } from '../../../test-support/test-database';
 import { buildApp } from './app';
 import { createPool } from './db/pool';
@@ -21,7 +22,7 @@ beforeAll(async () => {
     '<!doctype html><title>Herald</title><div id="root"></div>',
   );
   await writeFile(path.join(webDistDir, 'app.js'), 'console.log("herald")');
-  app = await buildApp({ config: { LOG_LEVEL: 'silent', webDistDir }, pool: db.pool, logger: false });
+  app = await buildApp({ config: testConfig({ WEB_DIST_DIR: webDistDir }), pool: db.pool, logger: false });
   // Probe routes that exercise the shared error handling the way feature routes will.
   app
     .withTypeProvider<ZodTypeProvider>()
@@ -59,7 +60,7 @@ describe('GET /healthz', () => {
   it('answers 503 when the database is unreachable', async () => {
     const deadPool = createPool('postgres://nobody@127.0.0.1:1/nothing', 1);
     const deadApp = await buildApp({
-      config: { LOG_LEVEL: 'silent', webDistDir },
+      config: testConfig({ WEB_DIST_DIR: webDistDir }),
       pool: deadPool,
       logger: false,
     });
@@ -151,7 +152,7 @@ describe('single-page app', () => {
 describe('real listener', () => {
   it('answers /healthz over HTTP', async () => {
     const listening = await buildApp({
-      config: { LOG_LEVEL: 'silent', webDistDir },
+      config: testConfig({ WEB_DIST_DIR: webDistDir }),
       pool: db.pool,
       logger: false,
     });

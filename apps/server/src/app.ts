@@ -1,14 +1,23 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { type Config, requireSecrets } from './config';
 import type { Pool } from './db/pool';
+import { AuthService } from './features/auth/auth-service';
+import { authRoutes } from './features/auth/routes';
 import { healthRoutes } from './features/health/routes';
+import { NumbersService } from './features/numbers/numbers-service';
+import { numbersRoutes } from './features/numbers/routes';
+import { GraphClient } from './graph/graph-client';
+import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSpa } from './plugins/spa';
+import { registerBusinessRoutes } from './plugins/waba-scope';
+import { SecretBox } from './security/secret-box';
+import { TokenIssuer } from './security/tokens';
 
 export interface AppDependencies {
-  config: Pick<Config, 'LOG_LEVEL' | 'webDistDir'>;
+  config: Config;
   pool: Pool;
   /** Pass false in tests to keep their output quiet. */
   logger?: boolean;
@@ -16,9 +25,11 @@ export interface AppDependencies {
 
 /** Builds the whole HTTP app without listening: tests inject requests or listen on port 0 themselves. */
 export async function buildApp({ config, pool, logger = true }: AppDependencies): Promise<FastifyInstance> {
+  const secrets = requireSecrets(config);
   const app = Fastify({
     logger: logger ? { level: config.LOG_LEVEL } : false,
-    // Production sits behind a proxy that may retry; never let a hung client hold a socket forever.
+    trustProxy: config.TRUST_PROXY,
+    // Never let a hung client hold a socket forever.
     requestTimeout: 30_000,
     bodyLimit: 1024 * 1024,
   });
@@ -27,7 +38,26 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   registerErrorHandler(app);
   await registerOpenApi(app);
 
+  const graph = new GraphClient({
+    baseUrl: config.graphApiBase,
+    version: config.GRAPH_API_VERSION,
+    appId: config.META_APP_ID,
+    appSecret: config.META_APP_SECRET,
+  });
+  const secretBox = new SecretBox(secrets.encryptionKey);
+  const tokens = new TokenIssuer(
+    secrets.jwtSecret,
+    config.ACCESS_TOKEN_TTL_SECONDS,
+    config.REFRESH_TOKEN_TTL_SECONDS,
+  );
+  const auth = new AuthService({ pool, graph, tokens, secrets: secretBox });
+  const requireUser = authenticate(tokens, pool);
+
   await app.register(healthRoutes(pool));
+  await app.register(authRoutes({ auth, authenticate: requireUser, config }));
+  await registerBusinessRoutes(app, { authenticate: requireUser, auth }, async (scope) => {
+    await scope.register(numbersRoutes(new NumbersService({ pool, graph, secrets: secretBox })));
+  });
 
   await registerSpa(app, config.webDistDir);
   return app;

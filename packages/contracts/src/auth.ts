@@ -87,7 +87,11 @@ export const WabaListResponseSchema = z
   .meta({ id: 'WabaListResponse' });
 
 export const PasswordResetRequestSchema = z
-  .object({ email: EmailSchema, pin: z.string().trim().min(1, 'PIN is required'), new_password: PasswordSchema })
+  .object({
+    email: EmailSchema,
+    pin: z.string().trim().min(1, 'PIN is required'),
+    new_password: PasswordSchema,
+  })
   .meta({ id: 'PasswordResetRequest' });
 
 /** Claims of the access token (spec §3: user_id and the e-mail; `sid` names the refresh family). */

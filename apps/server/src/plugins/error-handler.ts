@@ -1,17 +1,7 @@
-import type { ErrorResponse, FieldError } from '@herald/contracts';
+import type { ErrorResponse } from '@herald/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-
-/** A rule of the domain was broken by the request: mapped to its status and the one error shape. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly errors?: FieldError[],
-  ) {
-    super(message);
-  }
-}
+import { HttpError } from '../http-error';
 
 function fieldName(context: string | undefined, instancePath: string): string {
   const inner = instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
@@ -29,24 +19,28 @@ export function registerErrorHandler(app: FastifyInstance): void {
         field: fieldName(error.validationContext, issue.instancePath),
         message: issue.message ?? 'Invalid value',
       }));
-      const body: ErrorResponse = {
-        detail: `Invalid request: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
-        errors,
-      };
+      const detail = `Invalid request: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`;
+      const body: ErrorResponse = { detail, message: detail, errors };
       return reply.code(400).send(body);
     }
     if (error instanceof HttpError) {
       const body: ErrorResponse = {
         detail: error.message,
+        message: error.message,
         ...(error.errors ? { errors: error.errors } : {}),
       };
+      if (error.headers) void reply.headers(error.headers);
       return reply.code(error.statusCode).send(body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type): their messages are safe.
       const field = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : 'body';
-      const body: ErrorResponse = { detail: error.message, errors: [{ field, message: error.message }] };
+      const body: ErrorResponse = {
+        detail: error.message,
+        message: error.message,
+        errors: [{ field, message: error.message }],
+      };
       return reply.code(status).send(body);
     }
     request.log.error({ err: error }, 'unhandled error');

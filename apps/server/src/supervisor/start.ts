@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { migrate } from '../db/migrate';
 import { serverCli } from '../paths';
 import { type SupervisedChild, spawnChild } from './child';
+import { loadOrCreateLocalSecrets } from './local-secrets';
 import { buildWeb, webBuildIsStale } from './web-build';
 
 const write = (line: string) => process.stdout.write(`${line}\n`);
@@ -51,7 +52,9 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
       await buildWeb(write);
     }
 
-    const childEnv = { ...env, DATABASE_URL: databaseUrl, GRAPH_API_BASE: config.graphApiBase };
+    const secrets =
+      config.JWT_SECRET && config.ENCRYPTION_KEY ? {} : loadOrCreateLocalSecrets(config.dataDir);
+    const childEnv = { ...secrets, ...env, DATABASE_URL: databaseUrl, GRAPH_API_BASE: config.graphApiBase };
     const start = async (name: string, command: string) => {
       const child = watch(spawnChild(name, serverCli, [command], childEnv, write));
       services.push(child);

@@ -16,6 +16,7 @@ import { authReducer } from '../features/auth/auth-slice';
 import type { AuthState } from '../features/auth/auth-slice';
 import { wabaReducer } from '../features/accounts/waba-slice';
 import type { WabaState } from '../features/accounts/waba-slice';
+import { api } from '../lib/api';
 
 /** Spec §9: give up waiting for stored state after 5 s and start from the initial state. */
 export const PERSIST_TIMEOUT_MS = 5000;
@@ -24,6 +25,8 @@ export const PERSIST_TIMEOUT_MS = 5000;
 const rootReducer = combineReducers({
   auth: persistReducer({ key: 'auth', storage, timeout: PERSIST_TIMEOUT_MS }, authReducer),
   waba: persistReducer({ key: 'waba', storage, timeout: PERSIST_TIMEOUT_MS }, wabaReducer),
+  // The server-data cache is not persisted: it is refetched on load.
+  [api.reducerPath]: api.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -40,7 +43,7 @@ export function makeStore(preloadedState?: PreloadedState) {
       getDefaultMiddleware({
         // redux-persist's own actions carry functions (register, rehydrate callbacks).
         serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
-      }),
+      }).concat(api.middleware),
   });
 }
 

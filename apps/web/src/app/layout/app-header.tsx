@@ -1,5 +1,7 @@
 import { useNavigate } from 'react-router';
 import { logout } from '../../features/auth/auth-slice';
+import { useLogoutMutation } from '../../features/auth/api';
+import { api } from '../../lib/api';
 import { clearWabaAccounts } from '../../features/accounts/waba-slice';
 import { LogoutIcon, MenuIcon } from '../../components/icons';
 import { useAppDispatch } from '../hooks';
@@ -14,11 +16,18 @@ type AppHeaderProps = {
 export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const [logoutOnServer, { isLoading }] = useLogoutMutation();
 
-  // The server-side logout call (spec §7) comes with the auth API; for now sign out locally.
-  function handleLogout() {
+  // Spec §4/§8: the session ends only when the server answers 200; a failure is only logged.
+  async function handleLogout() {
+    const result = await logoutOnServer();
+    if ('error' in result) {
+      console.error('Logout failed', result.error);
+      return;
+    }
     dispatch(logout());
     dispatch(clearWabaAccounts());
+    dispatch(api.util.resetApiState());
     void navigate('/', { replace: true });
   }
 
@@ -43,8 +52,9 @@ export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
         <NotificationBell />
         <button
           type="button"
-          onClick={handleLogout}
-          className="inline-flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 transition hover:border-red-200 hover:bg-red-50 hover:text-red-700"
+          onClick={() => void handleLogout()}
+          disabled={isLoading}
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 transition hover:border-red-200 hover:bg-red-50 hover:text-red-700 disabled:opacity-60"
         >
           <LogoutIcon width="16" height="16" />
           Logout

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../test/render-with-store';
+import { json, pathOf, stubFetch } from '../../test/fetch-stub';
 import type { PreloadedState } from '../store';
 
 const withAccounts: PreloadedState = {
@@ -77,7 +78,8 @@ describe('shared layout (spec §2)', () => {
     ).toEqual(['Home', 'template', 'create-template']);
   });
 
-  it('Logout clears the session and accounts and goes to sign-in', async () => {
+  it('Logout posts to the server and, on 200, clears the session and accounts and goes to sign-in', async () => {
+    const fetch = stubFetch(() => json({ message: 'Logged out' }));
     const { store, router } = await renderLayout('/dashboard', withAccounts);
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
 
@@ -85,6 +87,23 @@ describe('shared layout (spec §2)', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(store.getState().auth).toMatchObject({ accessToken: null, refreshToken: null });
     expect(store.getState().waba).toMatchObject({ wabaAccounts: [], selectedWabaAccount: null });
+    const [request] = fetch.requests();
+    expect(request?.method).toBe('POST');
+    expect(request && pathOf(request)).toBe('/api/auth/logout/');
+    expect(request?.headers.get('Authorization')).toBe('Bearer test-access-token');
+  });
+
+  it('Logout keeps the session when the server does not answer 200, and only logs', async () => {
+    stubFetch(() => json({ detail: 'Server error' }, 500));
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { store, router } = await renderLayout('/dashboard', withAccounts);
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+
+    await waitFor(() => expect(consoleError).toHaveBeenCalledWith('Logout failed', expect.anything()));
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(store.getState().auth.accessToken).toBe('test-access-token');
+    expect(store.getState().waba.wabaAccounts).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('is not shown on public screens', async () => {

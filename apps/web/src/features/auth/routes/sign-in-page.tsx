@@ -1,13 +1,56 @@
+import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import toast from 'react-hot-toast';
 import { AuthCard } from '../../../components/auth-card';
+import { FormAlert } from '../../../components/form-alert';
 import { FormField } from '../../../components/form-field';
 import { TextLink } from '../../../components/text-link';
 import { primaryButtonClass } from '../../../components/button-classes';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { api } from '../../../lib/api';
+import { redirectPathFrom } from '../../../lib/redirect-state';
+import { serverMessage } from '../../../lib/server-message';
+import { clearWabaAccounts, setWabaAccounts } from '../../accounts/waba-slice';
+import { useLoginMutation } from '../api';
+import { setCredentials } from '../auth-slice';
 
+export const LOGIN_FAILED_MESSAGE = 'Login failed. Please try again.';
+
+/**
+ * Spec §2 Sign-in. A visitor who is already signed in still sees the form (signing in again replaces
+ * the session); the guard, not this page, decides what needs a session.
+ */
 export function SignInPage() {
-  // Signing in arrives with the auth API; until then the form only stays on the page.
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  const [login, { isLoading }] = useLoginMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const selected = useAppSelector((state) => state.waba.selectedWabaAccount);
+  const [error, setError] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setError(null);
+    try {
+      const answer = await login({
+        username: String(form.get('username') ?? ''),
+        password: String(form.get('password') ?? ''),
+      }).unwrap();
+      dispatch(api.util.resetApiState());
+      dispatch(setCredentials({ accessToken: answer.accessToken, refreshToken: answer.refreshToken }));
+      // Keep a stored selection only if it belongs to this user.
+      if (selected && !answer.wabas.some((account) => account.waba_id === selected.waba_id)) {
+        dispatch(clearWabaAccounts());
+      }
+      dispatch(setWabaAccounts(answer.wabas));
+      void navigate(redirectPathFrom(location.state), { replace: true });
+    } catch (failure) {
+      const message = serverMessage(failure, ['detail']) ?? LOGIN_FAILED_MESSAGE;
+      setError(message);
+      toast.error(message);
+    }
   }
 
   return (
@@ -20,7 +63,8 @@ export function SignInPage() {
         </>
       }
     >
-      <form className="space-y-4" onSubmit={handleSubmit}>
+      <form className="space-y-4" onSubmit={(event) => void handleSubmit(event)}>
+        {error ? <FormAlert>{error}</FormAlert> : null}
         <FormField label="Username" name="username" autoComplete="username" required />
         <FormField
           label="Password"
@@ -40,8 +84,8 @@ export function SignInPage() {
           </label>
           <TextLink to="/forgot-password">Forgot password?</TextLink>
         </div>
-        <button type="submit" className={`${primaryButtonClass} w-full`}>
-          Sign in
+        <button type="submit" className={`${primaryButtonClass} w-full`} disabled={isLoading}>
+          {isLoading ? 'Signing in...' : 'Sign in'}
         </button>
       </form>
     </AuthCard>

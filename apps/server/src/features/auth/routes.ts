@@ -1,0 +1,162 @@
+import {
+  ConnectAccountRequestSchema,
+  ErrorResponseSchema,
+  LoginRequestSchema,
+  LoginResponseSchema,
+  MessageResponseSchema,
+  PasswordResetRequestSchema,
+  RefreshRequestSchema,
+  RefreshResponseSchema,
+  SignupConfigResponseSchema,
+  SignupRequestSchema,
+  SignupResponseSchema,
+  WabaListResponseSchema,
+} from '@herald/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config';
+import type { RequestHook } from '../../plugins/authentication';
+import type { AuthService } from './auth-service';
+
+const errors = {
+  400: ErrorResponseSchema,
+  401: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  502: ErrorResponseSchema,
+};
+
+/** Spec §7 auth calls, plus GET /api/auth/wabas/, the password reset and the Embedded Signup settings. */
+export function authRoutes(deps: {
+  auth: AuthService;
+  authenticate: RequestHook;
+  config: Pick<Config, 'META_APP_ID' | 'META_CONFIG_ID' | 'embeddedSignup' | 'sandboxMode'>;
+}): FastifyPluginAsyncZod {
+  const { auth, authenticate, config } = deps;
+  return async (app) => {
+    app.post(
+      '/api/auth/facebook/callback/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign up: link the first WhatsApp Business Account after Embedded Signup',
+          body: SignupRequestSchema,
+          response: { 200: SignupResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { pin } = await auth.signUp(request.body);
+        return { message: 'Signup successful', data: { pin } };
+      },
+    );
+
+    app.put(
+      '/api/auth/facebook/callback/',
+      {
+        onRequest: authenticate,
+        schema: {
+          tags: ['auth'],
+          summary: 'Connect a further WhatsApp Business Account to the signed-in user',
+          body: ConnectAccountRequestSchema,
+          response: { 200: MessageResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { code, account_data: data } = request.body.payload;
+        await auth.connectAccount(request.user!.user_id, {
+          code,
+          wabaId: data.waba_id,
+          phoneNumberId: data.phone_number_id,
+          businessId: data.business_id,
+        });
+        return { message: 'WhatsApp account connected successfully!' };
+      },
+    );
+
+    app.post(
+      '/api/auth/login/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with e-mail (username) and password',
+          body: LoginRequestSchema,
+          response: { 200: LoginResponseSchema, 401: ErrorResponseSchema, 429: ErrorResponseSchema },
+        },
+      },
+      async (request) => auth.login(request.body.username, request.body.password, request.ip),
+    );
+
+    app.post(
+      '/api/login/refresh/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Rotate the refresh token and get a new access token',
+          body: RefreshRequestSchema,
+          response: { 200: RefreshResponseSchema, 401: ErrorResponseSchema },
+        },
+      },
+      async (request) => auth.refresh(request.body.refresh),
+    );
+
+    app.post(
+      '/api/auth/logout/',
+      {
+        onRequest: authenticate,
+        schema: { tags: ['auth'], summary: 'End this session', response: { 200: MessageResponseSchema } },
+      },
+      async (request) => {
+        await auth.logout(request.user!.sid);
+        return { message: 'Logged out' };
+      },
+    );
+
+    app.get(
+      '/api/auth/wabas/',
+      {
+        onRequest: authenticate,
+        schema: {
+          tags: ['auth'],
+          summary: "The caller's WhatsApp Business Accounts, as in the login answer",
+          response: { 200: WabaListResponseSchema },
+        },
+      },
+      async (request) => ({ wabas: await auth.listWabas(request.user!.user_id) }),
+    );
+
+    app.post(
+      '/api/auth/password/reset/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Set a new password with the e-mail and the PIN given at sign-up',
+          body: PasswordResetRequestSchema,
+          response: { 200: MessageResponseSchema, 400: ErrorResponseSchema, 429: ErrorResponseSchema },
+        },
+      },
+      async (request) => {
+        const { email, pin, new_password: newPassword } = request.body;
+        await auth.resetPassword(email, pin, newPassword, request.ip);
+        return { message: 'Your password has been updated. You can now sign in.' };
+      },
+    );
+
+    app.get(
+      '/api/auth/signup-config/',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Where the web loads the Embedded Signup SDK from, and whose messages it trusts',
+          response: { 200: SignupConfigResponseSchema },
+        },
+      },
+      async () => ({
+        sdk_url: config.embeddedSignup.sdkUrl,
+        app_id: config.META_APP_ID,
+        config_id: config.META_CONFIG_ID,
+        // Spec §7: the SDK is initialised with version v18.0.
+        graph_version: 'v18.0',
+        trusted_origins: config.embeddedSignup.trustedOrigins,
+        sandbox: config.sandboxMode,
+      }),
+    );
+  };
+}

@@ -1,0 +1,105 @@
+import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import type { BaseQueryFn, FetchArgs, FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
+import type { RefreshResponse } from '@herald/contracts';
+import { logout, updateTokens } from '../features/auth/auth-slice';
+import type { AuthState } from '../features/auth/auth-slice';
+import { clearWabaAccounts } from '../features/accounts/waba-slice';
+import type { WabaState } from '../features/accounts/waba-slice';
+import { isJwtExpired } from './jwt';
+
+/** Spec §7: the refresh call, sent with plain fetch rather than through this base query. */
+export const REFRESH_PATH = '/api/login/refresh/';
+
+/** The slices this base query reads; typed here so `src/lib` does not import the store. */
+type SessionState = { auth: AuthState; waba: WabaState };
+
+/**
+ * Per-endpoint options. `public` marks calls made while signed out (login, sign-up, password reset,
+ * sign-up config): their 401 means "wrong credentials", never "refresh the session".
+ */
+export type HeraldExtraOptions = { public?: boolean };
+
+// Same origin as the SPA. An absolute base keeps `new Request()` working outside a browser (tests).
+const baseUrl = typeof window === 'undefined' ? '' : window.location.origin;
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl,
+  prepareHeaders(headers, { getState }) {
+    const { auth, waba } = getState() as SessionState;
+    if (auth.accessToken) headers.set('Authorization', `Bearer ${auth.accessToken}`);
+    if (waba.selectedWabaAccount) headers.set('X-WABA-ID', waba.selectedWabaAccount.waba_id);
+    return headers;
+  },
+});
+
+type RefreshOutcome = { ok: true } | { ok: false };
+
+/**
+ * The refresh in flight, shared by every request that got a 401 meanwhile: refresh tokens rotate, and
+ * a second use of the same one would make the server revoke the whole token family.
+ */
+let refreshInFlight: Promise<RefreshOutcome> | null = null;
+
+async function refreshTokens(
+  refreshToken: string,
+  dispatch: (action: ReturnType<typeof updateTokens>) => unknown,
+): Promise<RefreshOutcome> {
+  try {
+    const response = await fetch(`${baseUrl}${REFRESH_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refresh: refreshToken }),
+    });
+    if (!response.ok) throw new Error(`Token refresh failed with status ${response.status}`);
+    const body = (await response.json()) as Partial<RefreshResponse>;
+    if (typeof body.access !== 'string' || typeof body.refresh !== 'string') {
+      throw new Error('Token refresh answered without tokens');
+    }
+    dispatch(updateTokens({ accessToken: body.access, refreshToken: body.refresh }));
+    return { ok: true };
+  } catch (error) {
+    console.error('Token refresh failed', error);
+    return { ok: false };
+  }
+}
+
+function sharedRefresh(refreshToken: string, dispatch: Parameters<typeof refreshTokens>[1]) {
+  if (!refreshInFlight) {
+    refreshInFlight = refreshTokens(refreshToken, dispatch).finally(() => {
+      refreshInFlight = null;
+    });
+  }
+  return refreshInFlight;
+}
+
+/**
+ * The app's one base query (spec §4 "Request retry", §6): adds the bearer token and X-WABA-ID; on a 401
+ * signs out when the refresh token is missing or expired, else refreshes once (shared between
+ * concurrent requests) and repeats the request once. A failed refresh is logged and the original error
+ * returned.
+ */
+export const baseQueryWithReauth: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  FetchBaseQueryError,
+  HeraldExtraOptions,
+  FetchBaseQueryMeta
+> = async (args, api, extraOptions = {}) => {
+  const sentWith = (api.getState() as SessionState).auth.accessToken;
+  const result = await rawBaseQuery(args, api, extraOptions);
+  if (result.error?.status !== 401 || extraOptions.public) return result;
+
+  const { auth } = api.getState() as SessionState;
+  // Another request refreshed while this one was on the way: just repeat it with the new token.
+  if (auth.accessToken && auth.accessToken !== sentWith) return rawBaseQuery(args, api, extraOptions);
+
+  if (!auth.refreshToken || isJwtExpired(auth.refreshToken)) {
+    api.dispatch(logout());
+    api.dispatch(clearWabaAccounts());
+    return result;
+  }
+
+  const outcome = await sharedRefresh(auth.refreshToken, api.dispatch);
+  if (!outcome.ok) return result;
+  return rawBaseQuery(args, api, extraOptions);
+};
