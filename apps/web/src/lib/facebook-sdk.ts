@@ -30,11 +30,13 @@ function injectScript(src: string): Promise<void> {
  */
 export async function loadFacebookSdk(config: SignupConfigResponse): Promise<FacebookSdk | undefined> {
   if (!window.FB) {
-    scriptLoad ??= injectScript(config.sdk_url).catch((error: unknown) => {
-      scriptLoad = null;
-      throw error;
-    });
-    await scriptLoad;
+    scriptLoad ??= injectScript(config.sdk_url);
+    try {
+      await scriptLoad;
+    } finally {
+      // A failed load, or a script that defined nothing, is retried on the next attempt.
+      if (!window.FB) scriptLoad = null;
+    }
   }
   const sdk = window.FB;
   if (sdk && sdk !== initialised) {

@@ -1,3 +1,4 @@
+import { useContext } from 'react';
 import { useNavigate } from 'react-router';
 import { logout } from '../../features/auth/auth-slice';
 import { useLogoutMutation } from '../../features/auth/api';
@@ -5,6 +6,7 @@ import { api } from '../../lib/api';
 import { clearWabaAccounts } from '../../features/accounts/waba-slice';
 import { LogoutIcon, MenuIcon } from '../../components/icons';
 import { useAppDispatch } from '../hooks';
+import { PersistorContext } from '../persistor-context';
 import { AccountSelector } from './account-selector';
 import { NotificationBell } from './notification-bell';
 
@@ -17,6 +19,7 @@ export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [logoutOnServer, { isLoading }] = useLogoutMutation();
+  const persistor = useContext(PersistorContext);
 
   // Spec §4/§8: the session ends only when the server answers 200; a failure is only logged.
   async function handleLogout() {
@@ -28,6 +31,8 @@ export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
     dispatch(logout());
     dispatch(clearWabaAccounts());
     dispatch(api.util.resetApiState());
+    // Save the signed-out state now, so a reload cannot bring the old session back.
+    await persistor?.flush();
     void navigate('/', { replace: true });
   }
 

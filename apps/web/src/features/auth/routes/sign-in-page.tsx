@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
@@ -8,6 +8,7 @@ import { FormField } from '../../../components/form-field';
 import { TextLink } from '../../../components/text-link';
 import { primaryButtonClass } from '../../../components/button-classes';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { PersistorContext } from '../../../app/persistor-context';
 import { api } from '../../../lib/api';
 import { redirectPathFrom } from '../../../lib/redirect-state';
 import { serverMessage } from '../../../lib/server-message';
@@ -26,6 +27,7 @@ export function SignInPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
+  const persistor = useContext(PersistorContext);
   const selected = useAppSelector((state) => state.waba.selectedWabaAccount);
   const [error, setError] = useState<string | null>(null);
 
@@ -45,6 +47,8 @@ export function SignInPage() {
         dispatch(clearWabaAccounts());
       }
       dispatch(setWabaAccounts(answer.wabas));
+      // redux-persist writes on a timer: save the session now, so a reload right after sign-in keeps it.
+      await persistor?.flush();
       void navigate(redirectPathFrom(location.state), { replace: true });
     } catch (failure) {
       const message = serverMessage(failure, ['detail']) ?? LOGIN_FAILED_MESSAGE;

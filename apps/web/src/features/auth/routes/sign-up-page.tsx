@@ -136,8 +136,12 @@ export function SignUpPage() {
           }
         />
         <div className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3">
-          <label className="flex items-center justify-between gap-3 text-sm font-medium text-slate-700">
-            Set your own PIN (optional)
+          {/* The switch's own label avoids the word PIN, so "PIN" names only the input below. */}
+          <p className="text-sm font-medium text-slate-700">
+            Security PIN <span className="font-normal text-slate-500">(optional)</span>
+          </p>
+          <label className="flex items-center justify-between gap-3 text-sm text-slate-600">
+            Choose my own instead of a generated one
             <input
               type="checkbox"
               role="switch"

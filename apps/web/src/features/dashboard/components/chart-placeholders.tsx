@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 function ChartCard({ title, kind, children }: { title: string; kind: string; children: ReactNode }) {
   return (
     <figure className="rounded-xl border border-slate-200 bg-white p-5 shadow-xs">
-      <figcaption className="mb-4 flex items-center justify-between">
+      <figcaption className="mb-4 flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
         <h2 className="text-base font-semibold text-slate-900">{title}</h2>
         <span className="text-xs text-slate-400">{kind} chart · sample data</span>
       </figcaption>

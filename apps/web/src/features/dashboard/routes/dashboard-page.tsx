@@ -74,7 +74,7 @@ export function DashboardPage() {
               {RECENT_ACTIVITY.map((row) => (
                 <tr key={row.broadcast}>
                   <td className="px-5 py-3 font-medium text-slate-800">{row.broadcast}</td>
-                  <td className="px-5 py-3 text-slate-600">{row.date}</td>
+                  <td className="px-5 py-3 whitespace-nowrap text-slate-600">{row.date}</td>
                   <td className="px-5 py-3 text-slate-600">{row.recipients}</td>
                   <td className="px-5 py-3">
                     <span
