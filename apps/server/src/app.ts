@@ -4,9 +4,13 @@ import { type Config, requireSecrets } from './config';
 import type { Pool } from './db/pool';
 import { AuthService } from './features/auth/auth-service';
 import { authRoutes } from './features/auth/routes';
+import { ContactsService } from './features/contacts/contacts-service';
+import { contactsRoutes } from './features/contacts/routes';
 import { healthRoutes } from './features/health/routes';
 import { NumbersService } from './features/numbers/numbers-service';
 import { numbersRoutes } from './features/numbers/routes';
+import { webhookRoutes } from './features/webhooks/routes';
+import { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
 import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -15,6 +19,13 @@ import { registerSpa } from './plugins/spa';
 import { registerBusinessRoutes } from './plugins/waba-scope';
 import { SecretBox } from './security/secret-box';
 import { TokenIssuer } from './security/tokens';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Applies stored Cloud API webhooks; features register their handlers on it by `field`. */
+    webhooks: WebhookProcessor;
+  }
+}
 
 export interface AppDependencies {
   config: Config;
@@ -52,11 +63,23 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   );
   const auth = new AuthService({ pool, graph, tokens, secrets: secretBox });
   const requireUser = authenticate(tokens, pool);
+  const webhooks = new WebhookProcessor(pool, app.log);
+  app.decorate('webhooks', webhooks);
+  app.addHook('onClose', () => webhooks.idle());
 
   await app.register(healthRoutes(pool));
   await app.register(authRoutes({ auth, authenticate: requireUser, config }));
+  await app.register(
+    webhookRoutes({
+      pool,
+      processor: webhooks,
+      appSecret: config.META_APP_SECRET,
+      verifyToken: config.WEBHOOK_VERIFY_TOKEN,
+    }),
+  );
   await registerBusinessRoutes(app, { authenticate: requireUser, auth }, async (scope) => {
     await scope.register(numbersRoutes(new NumbersService({ pool, graph, secrets: secretBox })));
+    await scope.register(contactsRoutes(new ContactsService({ pool })));
   });
 
   await registerSpa(app, config.webDistDir);

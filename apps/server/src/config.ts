@@ -46,6 +46,11 @@ export const EnvSchema = z.object({
   EMBEDDED_SIGNUP_SDK_URL: z.url({ message: 'must be a URL' }).optional(),
   /** Comma-separated origins whose WA_EMBEDDED_SIGNUP messages the web accepts. */
   EMBEDDED_SIGNUP_TRUSTED_ORIGINS: z.string().min(1).optional(),
+  /** The token Meta echoes when subscribing the webhook endpoint (GET /webhooks/whatsapp). */
+  WEBHOOK_VERIFY_TOKEN: z
+    .string()
+    .min(8, 'must be at least 8 characters')
+    .default('herald-sandbox-verify-token'),
   /** Behind a reverse proxy, trust X-Forwarded-For so rate limits see the client's address. */
   TRUST_PROXY: z.stringbool({ message: 'must be true or false' }).default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

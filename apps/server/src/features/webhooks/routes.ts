@@ -1,0 +1,74 @@
+import { ErrorResponseSchema } from '@herald/contracts';
+import { z } from 'zod';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Pool } from '../../db/pool';
+import { HttpError } from '../../http-error';
+import { hasValidSignature } from './signature';
+import type { WebhookProcessor } from './webhook-processor';
+
+export const WEBHOOK_PATH = '/webhooks/whatsapp';
+
+/**
+ * Meta's webhook endpoint. GET answers the subscription challenge; POST checks X-Hub-Signature-256 on the
+ * raw bytes before parsing anything, stores the event and answers at once; the processor applies it after.
+ */
+export function webhookRoutes(deps: {
+  pool: Pool;
+  processor: WebhookProcessor;
+  appSecret: string;
+  verifyToken: string;
+}): FastifyPluginAsync {
+  return async (app) => {
+    // Raw bytes: the signature covers them exactly, so JSON must not be parsed (and re-serialised) first.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 },
+      (_r, body, done) => done(null, body),
+    );
+
+    app.get<{ Querystring: Record<string, string | undefined> }>(
+      WEBHOOK_PATH,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const query = request.query;
+        if (query['hub.mode'] === 'subscribe' && query['hub.verify_token'] === deps.verifyToken) {
+          return reply.type('text/plain').send(query['hub.challenge'] ?? '');
+        }
+        throw HttpError.field(403, 'hub.verify_token', 'Webhook verification failed');
+      },
+    );
+
+    app.post(
+      WEBHOOK_PATH,
+      {
+        schema: {
+          tags: ['webhooks'],
+          summary: 'Cloud API webhooks (signed with the app secret)',
+          response: {
+            200: z.object({ received: z.literal(true) }),
+            401: ErrorResponseSchema,
+            400: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const raw = request.body;
+        if (!Buffer.isBuffer(raw)) throw HttpError.field(400, 'body', 'Expected a JSON body');
+        const signature = request.headers['x-hub-signature-256'];
+        if (!hasValidSignature(deps.appSecret, raw, Array.isArray(signature) ? signature[0] : signature)) {
+          throw HttpError.field(401, 'X-Hub-Signature-256', 'Invalid webhook signature');
+        }
+        let payload: unknown;
+        try {
+          payload = JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw HttpError.field(400, 'body', 'The webhook body is not valid JSON');
+        }
+        await deps.pool.query('insert into webhook_events (payload) values ($1)', [payload]);
+        deps.processor.schedule();
+        return reply.code(200).send({ received: true });
+      },
+    );
+  };
+}

@@ -1,0 +1,121 @@
+import type { PoolClient } from 'pg';
+import type { Pool } from '../../db/pool';
+
+/** One `changes[]` item of a webhook: `field` names its kind, `value` its content. */
+export interface WebhookChange {
+  wabaId: string;
+  field: string;
+  value: unknown;
+}
+
+/** Applies one change inside the batch's transaction; must be idempotent (Meta delivers at least once). */
+export type WebhookHandler = (client: PoolClient, change: WebhookChange) => Promise<void>;
+
+interface WebhookPayload {
+  entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: unknown }> }>;
+}
+
+function changesOf(payload: WebhookPayload): WebhookChange[] {
+  const changes: WebhookChange[] = [];
+  for (const entry of payload.entry ?? []) {
+    for (const change of entry.changes ?? []) {
+      if (typeof change.field === 'string') {
+        changes.push({ wabaId: String(entry.id ?? ''), field: change.field, value: change.value });
+      }
+    }
+  }
+  return changes;
+}
+
+/**
+ * Applies stored webhook events in batches: claims pending rows with FOR UPDATE SKIP LOCKED (so several
+ * processes can drain at once without applying an event twice), runs each change's handler and marks the
+ * event processed, all in one transaction per batch. An event whose handler fails is retried on later drains
+ * (its error kept) and no longer blocks the batch after a few attempts.
+ */
+export class WebhookProcessor {
+  private readonly handlers = new Map<string, WebhookHandler>();
+  private draining: Promise<number> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly log: { error: (details: object, message: string) => void } = console,
+  ) {}
+
+  on(field: string, handler: WebhookHandler): void {
+    this.handlers.set(field, handler);
+  }
+
+  /** Starts a drain soon unless one is running (then it runs once more after it): cheap to call per request. */
+  schedule(): void {
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = new Promise<number>((resolve) => setImmediate(() => resolve(this.drainAll())));
+    void this.draining.finally(() => {
+      this.draining = null;
+      if (this.again) {
+        this.again = false;
+        this.schedule();
+      }
+    });
+  }
+
+  /** Resolves when any scheduled drain has finished (tests and graceful shutdown). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  async drainAll(batchSize = 500): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const applied = await this.drainBatch(batchSize).catch((error: Error) => {
+        this.log.error({ err: error }, 'webhook batch failed');
+        return 0;
+      });
+      total += applied;
+      if (applied < batchSize) return total;
+    }
+  }
+
+  private async drainBatch(batchSize: number): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<{ id: string; payload: WebhookPayload }>(
+        `select id, payload from webhook_events
+          where processed_at is null and attempts < 5
+          order by id limit $1 for update skip locked`,
+        [batchSize],
+      );
+      for (const row of rows) {
+        await client.query('savepoint event');
+        try {
+          for (const change of changesOf(row.payload)) {
+            await this.handlers.get(change.field)?.(client, change);
+          }
+          await client.query(
+            'update webhook_events set processed_at = now(), attempts = attempts + 1 where id = $1',
+            [row.id],
+          );
+        } catch (error) {
+          await client.query('rollback to savepoint event');
+          await client.query(
+            'update webhook_events set attempts = attempts + 1, last_error = $2 where id = $1',
+            [row.id, (error as Error).message],
+          );
+          this.log.error({ err: error, eventId: row.id }, 'webhook event failed');
+        }
+      }
+      await client.query('commit');
+      return rows.length;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
