@@ -9,6 +9,12 @@ import { contactsRoutes } from './features/contacts/routes';
 import { healthRoutes } from './features/health/routes';
 import { NumbersService } from './features/numbers/numbers-service';
 import { numbersRoutes } from './features/numbers/routes';
+import { templatesRoutes } from './features/templates/routes';
+import {
+  applyTemplateQualityUpdate,
+  applyTemplateStatusUpdate,
+} from './features/templates/template-webhooks';
+import { TemplatesService } from './features/templates/templates-service';
 import { webhookRoutes } from './features/webhooks/routes';
 import { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
@@ -65,6 +71,8 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   const requireUser = authenticate(tokens, pool);
   const webhooks = new WebhookProcessor(pool, app.log);
   app.decorate('webhooks', webhooks);
+  webhooks.on('message_template_status_update', applyTemplateStatusUpdate);
+  webhooks.on('message_template_quality_update', applyTemplateQualityUpdate);
   app.addHook('onClose', () => webhooks.idle());
 
   await app.register(healthRoutes(pool));
@@ -80,6 +88,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   await registerBusinessRoutes(app, { authenticate: requireUser, auth }, async (scope) => {
     await scope.register(numbersRoutes(new NumbersService({ pool, graph, secrets: secretBox })));
     await scope.register(contactsRoutes(new ContactsService({ pool })));
+    await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
   });
 
   await registerSpa(app, config.webDistDir);

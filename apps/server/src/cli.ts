@@ -69,6 +69,9 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
       appId: config.META_APP_ID,
       appSecret: config.META_APP_SECRET,
       logFile: path.join(config.dataDir, 'sandbox', 'calls.jsonl'),
+      // Template reviews (and later message statuses) come back to Herald as signed webhooks.
+      reviewDelayMs: config.SANDBOX_REVIEW_DELAY_MS,
+      webhookUrl: process.env.SANDBOX_WEBHOOK_URL ?? `http://127.0.0.1:${config.PORT}/webhooks/whatsapp`,
     });
     stopOnSignal(() => sandbox.close());
     console.log(`sandbox listening on ${sandbox.url}`);

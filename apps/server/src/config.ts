@@ -40,6 +40,12 @@ export const EnvSchema = z.object({
     .optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(7_776_000).default(1_209_600),
+  /** How long the sandbox takes to review a template (ms). */
+  SANDBOX_REVIEW_DELAY_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(0)
+    .default(2000),
   /** The sandbox as browsers reach it (its Embedded Signup SDK and popup). */
   SANDBOX_PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   /** Where the web loads the Embedded Signup SDK from; the sandbox's shim unless GRAPH_API_BASE is Meta's. */

@@ -3,16 +3,22 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { authenticate } from './auth';
 import { CallLog } from './call-log';
-import type { SandboxContext } from './context';
+import type { SandboxConfig, SandboxContext } from './context';
 import { GraphError, graphErrorBody, unknownError, unsupportedRequest } from './errors';
 import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
+import { registerMessageTemplateRoutes } from './routes/message-templates';
 import { registerNodeRoutes } from './routes/nodes';
 import { registerOauthRoutes } from './routes/oauth';
 import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
+import { registerUploadRoutes } from './routes/uploads';
+import { checkWebhookUrl } from './sandbox-config';
 import { SandboxState } from './state';
 import { stripGraphVersion } from './graph-version';
+import { runAutomaticReview } from './templates/automatic-review';
+import { ReviewScheduler } from './templates/review-scheduler';
+import { WebhookSender } from './webhooks/webhook-sender';
 
 export interface SandboxOptions {
   appId?: string;
@@ -22,10 +28,30 @@ export interface SandboxOptions {
   /** The sandbox's own base URL as browsers reach it; by default taken from each request's Host. */
   publicUrl?: string;
   logger?: boolean;
+  /** How long a new or edited template stays PENDING before the automatic review (default 2000). */
+  reviewDelayMs?: number;
+  /** Herald's webhook endpoint, e.g. http://127.0.0.1:3000/webhooks/whatsapp; none → nothing is sent. */
+  webhookUrl?: string;
+  /** Wait before the first webhook retry; each later wait doubles (default 500). */
+  webhookRetryBaseMs?: number;
+  /** Webhook attempts in all, the first included (default 5). */
+  webhookMaxAttempts?: number;
 }
 
 export const DEFAULT_APP_ID = 'herald-sandbox-app';
 export const DEFAULT_APP_SECRET = 'herald-sandbox-secret';
+export const DEFAULT_REVIEW_DELAY_MS = 2000;
+/** Raw upload chunks may carry a whole 100 MB document plus headroom. */
+const UPLOAD_BODY_LIMIT = 110 * 1024 * 1024;
+
+function initialConfig(options: SandboxOptions): SandboxConfig {
+  return {
+    reviewDelayMs: options.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS,
+    webhookUrl: checkWebhookUrl(options.webhookUrl ?? null),
+    webhookRetryBaseMs: options.webhookRetryBaseMs ?? 500,
+    webhookMaxAttempts: options.webhookMaxAttempts ?? 5,
+  };
+}
 
 function toGraphError(error: FastifyError | GraphError): GraphError {
   if (error instanceof GraphError) return error;
@@ -40,16 +66,36 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     logger: options.logger ?? false,
     rewriteUrl: (request) => stripGraphVersion(request.url ?? '/'),
   });
+  const config = initialConfig(options);
+  const appSecret = options.appSecret ?? DEFAULT_APP_SECRET;
   const ctx: SandboxContext = {
     state: new SandboxState(),
     log: new CallLog(options.logFile),
     appId: options.appId ?? DEFAULT_APP_ID,
-    appSecret: options.appSecret ?? DEFAULT_APP_SECRET,
+    appSecret,
     appName: 'Herald Sandbox App',
     publicUrl: options.publicUrl,
+    config,
+    reviews: new ReviewScheduler(
+      () => config.reviewDelayMs,
+      (templateId) => runAutomaticReview(ctx, templateId),
+    ),
+    webhooks: new WebhookSender(appSecret, () => ({
+      retryBaseMs: config.webhookRetryBaseMs,
+      maxAttempts: config.webhookMaxAttempts,
+    })),
   };
 
   app.register(formbody);
+  // The resumable upload posts raw file bytes under any content type (or none).
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
+  // Pending reviews and webhook retries must not outlive the server.
+  app.addHook('onClose', async () => {
+    ctx.reviews.cancelAll();
+    ctx.webhooks.cancelAll();
+  });
 
   app.setErrorHandler<FastifyError | GraphError>((error, request, reply) => {
     const graphError = toGraphError(error);
@@ -78,5 +124,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerNodeRoutes(app, ctx);
   registerPhoneNumberRoutes(app, ctx);
   registerSubscribedAppsRoutes(app, ctx);
+  registerMessageTemplateRoutes(app, ctx);
+  registerUploadRoutes(app, ctx);
   return app;
 }

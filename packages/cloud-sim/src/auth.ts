@@ -2,10 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import { invalidAccessToken, unsupportedRequest } from './errors';
 import type { AccessToken, PhoneNumber, SandboxState, Waba } from './state';
 
-function presentedToken(request: FastifyRequest): string | undefined {
+const BEARER_OR_OAUTH = /^(?:Bearer|OAuth)\s+(\S+)\s*$/i;
+const OAUTH_ONLY = /^OAuth\s+(\S+)\s*$/i;
+
+function presentedToken(request: FastifyRequest, scheme: RegExp): string | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const match = scheme.exec(header);
     return match?.[1] ?? '';
   }
   const query = request.query as Record<string, unknown> | undefined;
@@ -19,7 +22,15 @@ function presentedToken(request: FastifyRequest): string | undefined {
 
 /** Graph reads the token from the Authorization header, else from `access_token` in the query or body. */
 export function authenticate(request: FastifyRequest, state: SandboxState): AccessToken {
-  const presented = presentedToken(request);
+  return tokenFor(presentedToken(request, BEARER_OR_OAUTH), state);
+}
+
+/** The resumable upload's `upload:` calls take `Authorization: OAuth <token>`, not Bearer. */
+export function authenticateOAuth(request: FastifyRequest, state: SandboxState): AccessToken {
+  return tokenFor(presentedToken(request, OAUTH_ONLY), state);
+}
+
+function tokenFor(presented: string | undefined, state: SandboxState): AccessToken {
   if (presented === undefined) throw invalidAccessToken(false);
   if (!/^EAA[A-Za-z0-9]+$/.test(presented)) throw invalidAccessToken(true);
   const token = state.findToken(presented);

@@ -39,6 +39,18 @@ describe('cli', () => {
     expect(stderr).toContain('abc');
   });
 
+  it.each([
+    ['SANDBOX_REVIEW_DELAY_MS', 'soon'],
+    ['SANDBOX_WEBHOOK_URL', 'not-a-url'],
+    ['SANDBOX_WEBHOOK_MAX_ATTEMPTS', '0'],
+  ])('exits 1 naming %s when it is %j', async (name, value) => {
+    const child = startCli({ SANDBOX_PORT: '0', [name]: value });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    expect(await exited(child)).toBe(1);
+    expect(stderr).toContain(name);
+  });
+
   it('listens, announces its URL, logs to SANDBOX_LOG_FILE, and exits 0 promptly on SIGTERM', async () => {
     const logFile = join(dir, 'deep', 'calls.jsonl');
     const child = startCli({
@@ -46,6 +58,8 @@ describe('cli', () => {
       SANDBOX_LOG_FILE: logFile,
       META_APP_ID: '777',
       META_APP_SECRET: 's',
+      SANDBOX_REVIEW_DELAY_MS: '1234',
+      SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/webhooks/whatsapp',
     });
     const exit = exited(child);
     const line = await new Promise<string>((done) => {
@@ -65,6 +79,11 @@ describe('cli', () => {
     );
     expect(exchange.status).toBe(200);
     expect((await readFile(logFile, 'utf8')).trim().split('\n')).toHaveLength(2);
+    const config = (await (await fetch(`${url}/__sandbox/config`)).json()) as Record<string, unknown>;
+    expect(config).toMatchObject({
+      review_delay_ms: 1234,
+      webhook_url: 'http://127.0.0.1:9/webhooks/whatsapp',
+    });
 
     const started = Date.now();
     child.kill('SIGTERM');

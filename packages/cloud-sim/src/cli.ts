@@ -15,7 +15,26 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
+function parseWholeNumber(name: string, min: number): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    fail(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseWebhookUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^https?:\/\/\S+$/.test(raw)) fail(`SANDBOX_WEBHOOK_URL must be an http(s) URL, got "${raw}"`);
+  return raw;
+}
+
 const port = parsePort(process.env.SANDBOX_PORT);
+const reviewDelayMs = parseWholeNumber('SANDBOX_REVIEW_DELAY_MS', 0);
+const webhookRetryBaseMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_BASE_MS', 0);
+const webhookMaxAttempts = parseWholeNumber('SANDBOX_WEBHOOK_MAX_ATTEMPTS', 1);
+const webhookUrl = parseWebhookUrl(process.env.SANDBOX_WEBHOOK_URL);
 const host = process.env.SANDBOX_HOST || '127.0.0.1';
 const logFile = resolve(process.env.SANDBOX_LOG_FILE || './data/sandbox/calls.jsonl');
 
@@ -27,6 +46,10 @@ try {
     ...(process.env.META_APP_ID ? { appId: process.env.META_APP_ID } : {}),
     ...(process.env.META_APP_SECRET ? { appSecret: process.env.META_APP_SECRET } : {}),
     ...(process.env.SANDBOX_PUBLIC_URL ? { publicUrl: process.env.SANDBOX_PUBLIC_URL } : {}),
+    ...(reviewDelayMs === undefined ? {} : { reviewDelayMs }),
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
+    ...(webhookRetryBaseMs === undefined ? {} : { webhookRetryBaseMs }),
+    ...(webhookMaxAttempts === undefined ? {} : { webhookMaxAttempts }),
   });
   process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
 

@@ -40,4 +40,22 @@ describe('graphErrorBody', () => {
       message: 'Malformed access token',
     });
   });
+
+  it("adds Meta's user-facing title and message with is_transient when given", () => {
+    const error = new GraphError(400, 100, 'Invalid parameter', {
+      subcode: 2388024,
+      userTitle: 'T',
+      userMessage: 'M',
+    });
+    expect(graphErrorBody(error, 'X').error).toEqual({
+      message: 'Invalid parameter',
+      type: 'OAuthException',
+      code: 100,
+      error_subcode: 2388024,
+      is_transient: false,
+      error_user_title: 'T',
+      error_user_msg: 'M',
+      fbtrace_id: 'X',
+    });
+  });
 });

@@ -8,6 +8,9 @@ export interface GraphErrorBody {
     code: number;
     error_subcode?: number;
     error_data?: { messaging_product: 'whatsapp'; details: string };
+    is_transient?: boolean;
+    error_user_title?: string;
+    error_user_msg?: string;
     fbtrace_id: string;
   };
 }
@@ -16,12 +19,17 @@ interface GraphErrorOptions {
   type?: string;
   subcode?: number;
   details?: string;
+  /** Meta's text meant for the end user (template validation errors carry it). */
+  userTitle?: string;
+  userMessage?: string;
 }
 
 export class GraphError extends Error {
   readonly type: string;
   readonly subcode: number | undefined;
   readonly details: string | undefined;
+  readonly userTitle: string | undefined;
+  readonly userMessage: string | undefined;
 
   constructor(
     readonly httpStatus: number,
@@ -33,6 +41,8 @@ export class GraphError extends Error {
     this.type = options.type ?? 'OAuthException';
     this.subcode = options.subcode;
     this.details = options.details;
+    this.userTitle = options.userTitle;
+    this.userMessage = options.userMessage;
   }
 }
 
@@ -46,6 +56,13 @@ export function graphErrorBody(error: GraphError, fbtraceId = randomAlphanumeric
       ...(error.details === undefined
         ? {}
         : { error_data: { messaging_product: 'whatsapp' as const, details: error.details } }),
+      ...(error.userTitle === undefined && error.userMessage === undefined
+        ? {}
+        : {
+            is_transient: false,
+            ...(error.userTitle === undefined ? {} : { error_user_title: error.userTitle }),
+            ...(error.userMessage === undefined ? {} : { error_user_msg: error.userMessage }),
+          }),
       fbtrace_id: fbtraceId,
     },
   };

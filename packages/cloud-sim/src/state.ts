@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { formatDisplayPhoneNumber } from './phone-format';
 import { randomAlphanumeric, randomNumericId } from './random-strings';
+import { TemplateStore } from './templates/template-store';
+import { UploadStore } from './uploads/upload-store';
 
 export interface Waba {
   id: string;
@@ -72,8 +74,12 @@ export class SandboxState {
   private readonly codes = new Map<string, AuthorizationCode>();
   private readonly tokens = new Map<string, AccessToken>();
   private readonly subscriptions = new Map<string, Subscription>();
+  readonly templates = new TemplateStore();
+  readonly uploads = new UploadStore();
 
   reset(): void {
+    this.templates.clear();
+    this.uploads.clear();
     this.businesses.clear();
     this.wabas.clear();
     this.phoneNumbers.clear();
@@ -212,12 +218,22 @@ export class SandboxState {
       registrations: [...this.phoneNumbers.values()]
         .filter((p) => p.registered)
         .map((p) => ({ phone_number_id: p.id, pin: p.pin })),
+      templates: this.templates.snapshot(),
+      uploads: this.uploads.snapshot(),
     };
   }
 
-  private newId(): string {
+  /** A fresh 15-digit Graph id, unique across every kind of object. */
+  newId(): string {
     let id = randomNumericId();
-    while (this.wabas.has(id) || this.phoneNumbers.has(id) || this.businesses.has(id)) id = randomNumericId();
+    while (
+      this.wabas.has(id) ||
+      this.phoneNumbers.has(id) ||
+      this.businesses.has(id) ||
+      this.templates.has(id)
+    ) {
+      id = randomNumericId();
+    }
     return id;
   }
 }

@@ -5,6 +5,9 @@ export interface CallOptions {
   token?: string;
   json?: unknown;
   form?: Record<string, string>;
+  /** Raw bytes, sent as they are (the resumable upload). */
+  bytes?: Uint8Array;
+  headers?: Record<string, string>;
 }
 
 export interface CallResult {
@@ -16,12 +19,14 @@ export interface CallResult {
 
 /** One real HTTP call to a running sandbox, answering the parsed JSON body. */
 export async function call(baseUrl: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const headers: Record<string, string> = {};
-  let body: string | undefined;
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | Uint8Array | undefined;
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
+  } else if (options.bytes !== undefined) {
+    body = options.bytes;
   } else if (options.form !== undefined) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();

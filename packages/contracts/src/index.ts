@@ -1,4 +1,6 @@
 export * from './auth';
+export * from './contacts';
 export * from './errors';
 export * from './health';
 export * from './phone-numbers';
+export * from './templates';

@@ -46,6 +46,18 @@ const PHONE_FIELDS = [
   'whatsapp_business_manager_messaging_limit',
 ].join(',');
 
+/** A message template as Meta lists it. */
+export interface GraphTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components?: unknown[];
+  rejected_reason?: string;
+  quality_score?: { score?: string; date?: number };
+}
+
 export interface GraphClientOptions {
   baseUrl: string;
   version: string;
@@ -96,18 +108,75 @@ export class GraphClient {
     });
   }
 
-  private async request<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  createTemplate(
+    token: string,
+    wabaId: string,
+    template: object,
+  ): Promise<{ id: string; status: string; category: string }> {
+    return this.request('POST', `/${encodeURIComponent(wabaId)}/message_templates`, token, template);
+  }
+
+  async editTemplate(token: string, templateId: string, changes: object): Promise<void> {
+    await this.request('POST', `/${encodeURIComponent(templateId)}`, token, changes);
+  }
+
+  getTemplate(token: string, templateId: string): Promise<GraphTemplate> {
+    return this.request(
+      'GET',
+      `/${encodeURIComponent(templateId)}?fields=id,name,language,status,category,components,rejected_reason,quality_score`,
+      token,
+    );
+  }
+
+  /** Deletes one language of a template (hsm_id) or, without it, every language of the name. */
+  async deleteTemplate(token: string, wabaId: string, name: string, templateId?: string): Promise<void> {
+    const query = new URLSearchParams({ name, ...(templateId ? { hsm_id: templateId } : {}) });
+    await this.request('DELETE', `/${encodeURIComponent(wabaId)}/message_templates?${query}`, token);
+  }
+
+  /**
+   * Meta's resumable upload, in one pass: open a session for the app, send the bytes from offset 0, get the
+   * handle that a template's media header example names.
+   */
+  async uploadMedia(token: string, file: { name: string; type: string; bytes: Buffer }): Promise<string> {
+    const query = new URLSearchParams({
+      file_name: file.name,
+      file_length: String(file.bytes.length),
+      file_type: file.type,
+    });
+    const session = await this.request<{ id: string }>(
+      'POST',
+      `/${encodeURIComponent(this.options.appId)}/uploads?${query}`,
+      token,
+    );
+    const uploaded = await this.request<{ h: string }>('POST', `/${session.id}`, undefined, file.bytes, {
+      // The upload endpoint takes "OAuth", not "Bearer", and the offset to resume from.
+      authorization: `OAuth ${token}`,
+      file_offset: '0',
+      'content-type': 'application/octet-stream',
+    });
+    return uploaded.h;
+  }
+
+  private async request<T>(
+    method: string,
+    path: string,
+    token?: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
     const url = `${this.options.baseUrl}/${this.options.version}${path}`;
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined && !Buffer.isBuffer(body)) headers['content-type'] = 'application/json';
+    Object.assign(headers, extraHeaders);
     let response: Response;
     try {
       response = await fetch(url, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+        body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
       });
     } catch (error) {
       throw new GraphApiError(`The Cloud API could not be reached: ${(error as Error).message}`, 0, 0);

@@ -97,6 +97,16 @@ describe('control API', () => {
       tokens_count: 0,
       subscriptions: [],
       registrations: [],
+      templates: [],
+      uploads: [],
+      pending_reviews: [],
+      webhook_deliveries: [],
+      config: {
+        review_delay_ms: 2000,
+        webhook_url: null,
+        webhook_retry_base_ms: 500,
+        webhook_max_attempts: 5,
+      },
     });
     // The token died with the state.
     const res = await call(sandbox.url, `/v21.0/${account.waba_id}`, { token: account.token });

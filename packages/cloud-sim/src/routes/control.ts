@@ -3,12 +3,16 @@ import type { SandboxContext } from '../context';
 import { randomNumericId } from '../random-strings';
 import { requestParams, stringParam } from '../request-params';
 import { signUpBusiness } from '../sign-up';
+import { configView, updateConfig } from '../sandbox-config';
+import { forceReview } from '../templates/forced-review';
 
 /** Test-only endpoints under `/__sandbox/`; they need no token, like a vendor's own test console. */
 export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   let created = 0;
 
   app.post('/__sandbox/reset', async () => {
+    ctx.reviews.cancelAll();
+    ctx.webhooks.clear();
     ctx.state.reset();
     created = 0;
     const result = { ok: true };
@@ -16,7 +20,13 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     return result;
   });
 
-  app.get('/__sandbox/state', async () => ({ app_id: ctx.appId, ...ctx.state.snapshot() }));
+  app.get('/__sandbox/state', async () => ({
+    app_id: ctx.appId,
+    ...ctx.state.snapshot(),
+    pending_reviews: ctx.reviews.pending(),
+    webhook_deliveries: ctx.webhooks.deliveries(),
+    config: configView(ctx.config),
+  }));
 
   app.post('/__sandbox/wabas', async (request, reply) => {
     const params = requestParams(request);
@@ -28,5 +38,27 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     });
     await ctx.log.append({ method: 'POST', path: '/__sandbox/wabas', body: params, result });
     return reply.code(201).send(result);
+  });
+
+  app.get('/__sandbox/config', async () => configView(ctx.config));
+
+  app.post('/__sandbox/config', async (request) => {
+    const params = requestParams(request);
+    updateConfig(ctx.config, params);
+    const result = configView(ctx.config);
+    await ctx.log.append({ method: 'POST', path: '/__sandbox/config', body: params, result });
+    return result;
+  });
+
+  app.post<{ Params: { id: string } }>('/__sandbox/templates/:id/review', async (request) => {
+    const params = requestParams(request);
+    const result = forceReview(ctx, request.params.id, params);
+    await ctx.log.append({
+      method: 'POST',
+      path: `/__sandbox/templates/${request.params.id}/review`,
+      body: params,
+      result,
+    });
+    return result;
   });
 }

@@ -4,18 +4,40 @@ import type { SandboxContext } from '../context';
 import { unsupportedRequest } from '../errors';
 import { pickFields } from '../fields';
 import { phoneNumberNode, wabaNode } from '../graph-objects';
+import { templateNode } from '../templates/template-node';
+import { editTemplate, grantedTemplate } from './template-node-routes';
+import { appendUpload, uploadStatus } from './uploads';
 
-/** `GET /{id}` reads whichever node the id names, as Graph does: a WABA or a phone number. */
+interface IdParams {
+  Params: { id: string };
+  Querystring: { fields?: string };
+}
+
+const isUploadId = (id: string) => id.startsWith('upload:');
+
+/** `/{id}` names whichever node the id is, as in Graph: a WABA, a phone number, a template, an upload. */
 export function registerNodeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.get<{ Params: { id: string }; Querystring: { fields?: string } }>('/:id', async (request) => {
-    const token = authenticate(request, ctx.state);
+  app.get<IdParams>('/:id', async (request) => {
     const { id } = request.params;
+    if (isUploadId(id)) return uploadStatus(ctx, request, id);
+    const token = authenticate(request, ctx.state);
     const waba = ctx.state.findWaba(id);
     if (waba && token.wabaIds.includes(waba.id)) return pickFields(wabaNode(waba), request.query.fields);
     const phone = ctx.state.findPhoneNumber(id);
     if (phone && token.wabaIds.includes(phone.wabaId)) {
       return pickFields(phoneNumberNode(phone), request.query.fields);
     }
+    const template = grantedTemplate(ctx, token, id);
+    if (template) return pickFields(templateNode(template), request.query.fields);
     throw unsupportedRequest('GET', id);
+  });
+
+  app.post<IdParams>('/:id', async (request) => {
+    const { id } = request.params;
+    if (isUploadId(id)) return appendUpload(ctx, request, id);
+    const token = authenticate(request, ctx.state);
+    const template = grantedTemplate(ctx, token, id);
+    if (template) return editTemplate(ctx, request, token, template);
+    throw unsupportedRequest('POST', id);
   });
 }

@@ -1,0 +1,212 @@
+import type { Contact, Tag } from '@herald/contracts';
+import type { PoolClient } from 'pg';
+import type { Pool } from '../../db/pool';
+
+type Queryable = Pool | PoolClient;
+
+/** The text the trigram index covers (migration 003); a query must repeat it exactly to use the index. */
+export const SEARCH_TEXT = `lower(name || ' ' || whatsapp_number || ' ' || coalesce(email, ''))`;
+
+interface ContactRow {
+  id: string;
+  name: string;
+  whatsapp_number: string;
+  age: number | null;
+  gender: string | null;
+  address: string | null;
+  post_code: string | null;
+  email: string | null;
+}
+
+const CONTACT_COLUMNS = 'id, name, whatsapp_number, age, gender, address, post_code, email';
+
+function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
+  return {
+    id: Number(row.id),
+    recipient_name: row.name,
+    whatsapp_number: row.whatsapp_number,
+    recipient_age: row.age,
+    recipient_gender: row.gender,
+    recipient_address: row.address,
+    recipient_post_code: row.post_code,
+    recipient_email: row.email,
+    tags,
+  };
+}
+
+/** LIKE patterns for a search: the text itself, plus its digits alone when it reads as a phone fragment. */
+export function searchPatterns(search: string): string[] {
+  const term = search.trim().toLowerCase();
+  const escape = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const patterns = [escape(term)];
+  const digits = term.replace(/\D/g, '');
+  if (/^[+\d\s().-]+$/.test(term) && digits.length >= 3 && digits !== term) patterns.push(escape(digits));
+  return patterns;
+}
+
+async function withTags(db: Queryable, rows: ContactRow[]): Promise<Contact[]> {
+  if (rows.length === 0) return [];
+  const { rows: tagRows } = await db.query<{ contact_id: string; id: string; name: string }>(
+    `select ct.contact_id, t.id, t.name from contact_tags ct join tags t on t.id = ct.tag_id
+      where ct.contact_id = any($1::bigint[]) order by lower(t.name), t.id`,
+    [rows.map((row) => row.id)],
+  );
+  const byContact = new Map<string, Contact['tags']>();
+  for (const tag of tagRows) {
+    const list = byContact.get(tag.contact_id) ?? [];
+    list.push({ id: Number(tag.id), tag_name: tag.name });
+    byContact.set(tag.contact_id, list);
+  }
+  return rows.map((row) => toContact(row, byContact.get(row.id)));
+}
+
+/** The account's contact total, kept in contact_counts by every write (0 before the first). */
+export async function contactTotal(db: Queryable, wabaId: number): Promise<number> {
+  const { rows } = await db.query<{ total: string }>(
+    'select total from contact_counts where waba_account_id = $1',
+    [wabaId],
+  );
+  return rows[0] ? Number(rows[0].total) : 0;
+}
+
+export async function adjustContactTotal(db: Queryable, wabaId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db.query(
+    `insert into contact_counts (waba_account_id, total) values ($1, greatest($2, 0))
+     on conflict (waba_account_id) do update set total = contact_counts.total + $2`,
+    [wabaId, delta],
+  );
+}
+
+/** `(text like $n or text like $n+1)`: separate LIKEs, because GIN indexes cannot serve `like any(array)`. */
+function searchFilter(patterns: string[], firstParameter: number): string {
+  return `(${patterns.map((_, i) => `${SEARCH_TEXT} like $${firstParameter + i}`).join(' or ')})`;
+}
+
+export async function countMatching(db: Queryable, wabaId: number, patterns: string[]): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    `select count(*)::int as count from contacts where waba_account_id = $1 and ${searchFilter(patterns, 2)}`,
+    [wabaId, ...patterns],
+  );
+  return rows[0]!.count;
+}
+
+/**
+ * One page, newest first. The inner query finds the page's ids from an index alone (deep offsets then skip
+ * index entries, not rows); the outer one reads only those rows.
+ */
+export async function listContacts(
+  db: Queryable,
+  wabaId: number,
+  page: { limit: number; offset: number; patterns?: string[] },
+): Promise<Contact[]> {
+  const filter = page.patterns ? `and ${searchFilter(page.patterns, 4)}` : '';
+  const { rows } = await db.query<ContactRow>(
+    `select ${CONTACT_COLUMNS} from contacts
+      where id in (
+        select id from contacts where waba_account_id = $1 ${filter}
+         order by created_at desc, id desc limit $2 offset $3)
+      order by created_at desc, id desc`,
+    [wabaId, page.limit, page.offset, ...(page.patterns ?? [])],
+  );
+  return withTags(db, rows);
+}
+
+export async function findContact(db: Queryable, wabaId: number, id: number): Promise<Contact | undefined> {
+  const { rows } = await db.query<ContactRow>(
+    `select ${CONTACT_COLUMNS} from contacts where waba_account_id = $1 and id = $2`,
+    [wabaId, id],
+  );
+  return rows[0] ? (await withTags(db, rows))[0] : undefined;
+}
+
+export async function findContactByNumber(
+  db: Queryable,
+  wabaId: number,
+  number: string,
+): Promise<{ id: number; name: string } | undefined> {
+  const { rows } = await db.query<{ id: string; name: string }>(
+    'select id, name from contacts where waba_account_id = $1 and whatsapp_number = $2',
+    [wabaId, number],
+  );
+  return rows[0] ? { id: Number(rows[0].id), name: rows[0].name } : undefined;
+}
+
+/** Inserts the contact unless the account already has its number (then answers undefined). */
+export async function insertContact(
+  db: Queryable,
+  wabaId: number,
+  contact: { name: string; number: string },
+): Promise<Contact | undefined> {
+  const { rows } = await db.query<ContactRow>(
+    `insert into contacts (waba_account_id, name, whatsapp_number) values ($1, $2, $3)
+     on conflict (waba_account_id, whatsapp_number) do nothing
+     returning ${CONTACT_COLUMNS}`,
+    [wabaId, contact.name, contact.number],
+  );
+  return rows[0] ? toContact(rows[0]) : undefined;
+}
+
+/** Renames and renumbers a contact of this account; undefined when it has no such contact. */
+export async function updateContact(
+  db: Queryable,
+  wabaId: number,
+  id: number,
+  contact: { name: string; number: string },
+): Promise<Contact | undefined> {
+  const { rows } = await db.query<ContactRow>(
+    `update contacts set name = $3, whatsapp_number = $4, updated_at = now()
+      where waba_account_id = $1 and id = $2
+      returning ${CONTACT_COLUMNS}`,
+    [wabaId, id, contact.name, contact.number],
+  );
+  return rows[0] ? (await withTags(db, rows))[0] : undefined;
+}
+
+export async function deleteContact(db: Queryable, wabaId: number, id: number): Promise<boolean> {
+  const { rowCount } = await db.query('delete from contacts where waba_account_id = $1 and id = $2', [
+    wabaId,
+    id,
+  ]);
+  return rowCount === 1;
+}
+
+export async function listTags(db: Queryable, wabaId: number): Promise<Tag[]> {
+  const { rows } = await db.query<{ id: string; name: string; count: number }>(
+    `select t.id, t.name, count(ct.contact_id)::int as count
+       from tags t left join contact_tags ct on ct.tag_id = t.id
+      where t.waba_account_id = $1
+      group by t.id
+      order by lower(t.name), t.id`,
+    [wabaId],
+  );
+  return rows.map((row) => ({ id: Number(row.id), name: row.name, count: row.count }));
+}
+
+/** The tag of this name in this account (names compare case-insensitively), created when missing. */
+export async function ensureTag(db: Queryable, wabaId: number, name: string): Promise<number> {
+  const { rows } = await db.query<{ id: string }>(
+    `insert into tags (waba_account_id, name) values ($1, $2)
+     on conflict (waba_account_id, lower(name)) do update set name = tags.name
+     returning id`,
+    [wabaId, name],
+  );
+  return Number(rows[0]!.id);
+}
+
+export async function extraColumns(db: Queryable, wabaId: number): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    'select name from contact_columns where waba_account_id = $1 order by name',
+    [wabaId],
+  );
+  return rows.map((row) => row.name);
+}
+
+export async function recordExtraColumns(db: Queryable, wabaId: number, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await db.query(
+    `insert into contact_columns (waba_account_id, name) select $1, unnest($2::text[])
+     on conflict do nothing`,
+    [wabaId, names],
+  );
+}

@@ -1,0 +1,205 @@
+import { EMAIL_PATTERN, normalizePhoneNumber } from '@herald/contracts';
+
+/** Spec §3: the import's own columns. `whatsapp_number` is accepted for `number` (it is what /cols lists). */
+const KNOWN_COLUMNS = ['name', 'number', 'age', 'gender', 'address', 'post_code', 'email'] as const;
+type KnownColumn = (typeof KNOWN_COLUMNS)[number];
+const ALIASES: Record<string, KnownColumn> = { whatsapp_number: 'number' };
+
+const MAX_LENGTH: Record<Exclude<KnownColumn, 'age' | 'number'>, number> = {
+  name: 200,
+  gender: 50,
+  address: 500,
+  post_code: 50,
+  email: 254,
+};
+const MAX_EXTRA_LENGTH = 1_000;
+const MAX_EXTRA_COLUMNS = 50;
+
+export interface ImportHeader {
+  columns: Partial<Record<KnownColumn, number>>;
+  extras: Array<{ name: string; index: number }>;
+  width: number;
+}
+
+export interface ImportRow {
+  name: string;
+  number: string;
+  age: number | null;
+  gender: string | null;
+  address: string | null;
+  postCode: string | null;
+  email: string | null;
+  /** Extra columns as a JSON object text, or null when the row has none filled. */
+  attributes: string | null;
+}
+
+/** 'Date of Birth ' → 'date_of_birth': the names template variables use. */
+export function columnName(raw: string): string {
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** Reads the header row: which column holds what. Fails when name or number is missing or a name repeats. */
+export function readHeader(record: string[]): { header: ImportHeader } | { errors: string[] } {
+  const errors: string[] = [];
+  const columns: ImportHeader['columns'] = {};
+  const extras: ImportHeader['extras'] = [];
+  const seen = new Set<string>();
+  record.forEach((raw, index) => {
+    const name = columnName(raw);
+    if (!name) {
+      if (raw.trim() !== '' || index < record.length - 1) errors.push(`Column ${index + 1} has no name`);
+      return;
+    }
+    const known = (KNOWN_COLUMNS as readonly string[]).includes(name) ? (name as KnownColumn) : ALIASES[name];
+    const key = known ?? name;
+    if (seen.has(key)) {
+      errors.push(`Column '${raw.trim()}' appears twice`);
+      return;
+    }
+    seen.add(key);
+    if (known) columns[known] = index;
+    else extras.push({ name, index });
+  });
+  if (columns.name === undefined || columns.number === undefined) {
+    errors.unshift(
+      'The first row must name the columns: name, number, age, gender, address, post_code, email',
+    );
+  }
+  if (extras.length > MAX_EXTRA_COLUMNS)
+    errors.push(`At most ${MAX_EXTRA_COLUMNS} extra columns are allowed`);
+  return errors.length ? { errors } : { header: { columns, extras, width: record.length } };
+}
+
+function cell(record: string[], index: number | undefined): string {
+  return index === undefined ? '' : (record[index] ?? '').trim();
+}
+
+/** True for a line with nothing in it (spreadsheets export these as ',,,,'): such rows are skipped. */
+export function isBlankRecord(record: string[]): boolean {
+  return record.every((value) => value.trim() === '');
+}
+
+/** Checks one data row against spec §5; answers the row to store or every problem with it. */
+export function validateRow(
+  record: string[],
+  header: ImportHeader,
+): { row: ImportRow; errors?: undefined } | { errors: string[] } {
+  const errors: string[] = [];
+  if (record.length > header.width && record.slice(header.width).some((value) => value.trim() !== '')) {
+    errors.push(`The row has ${record.length} values but the header has ${header.width} columns`);
+  }
+  const { columns } = header;
+  const text = (column: Exclude<KnownColumn, 'age' | 'number'>, required = false): string | null => {
+    const value = cell(record, columns[column]);
+    if (!value) {
+      if (required) errors.push(`${column} is required`);
+      return null;
+    }
+    if (value.length > MAX_LENGTH[column]) {
+      errors.push(`${column} must be at most ${MAX_LENGTH[column]} characters`);
+    }
+    return value;
+  };
+  const name = text('name', true);
+  const rawNumber = cell(record, columns.number);
+  let number = '';
+  if (!rawNumber) errors.push('number is required');
+  else {
+    const phone = normalizePhoneNumber(rawNumber);
+    if (phone.ok) number = phone.e164;
+    else errors.push(`number '${rawNumber.slice(0, 40)}' is not valid: ${phone.message}`);
+  }
+  const rawAge = cell(record, columns.age);
+  let age: number | null = null;
+  if (rawAge) {
+    age = /^\d{1,3}$/.test(rawAge) ? Number(rawAge) : NaN;
+    if (!(age >= 0 && age <= 150)) errors.push('age must be a whole number from 0 to 150');
+  }
+  const gender = text('gender');
+  const address = text('address');
+  const postCode = text('post_code');
+  let email = text('email');
+  if (email !== null) {
+    email = email.toLowerCase();
+    if (!EMAIL_PATTERN.test(email))
+      errors.push(`email '${email.slice(0, 60)}' is not a valid e-mail address`);
+  }
+  let attributes: Record<string, string> | null = null;
+  for (const extra of header.extras) {
+    const value = cell(record, extra.index);
+    if (!value) continue;
+    if (value.length > MAX_EXTRA_LENGTH) {
+      errors.push(`${extra.name} must be at most ${MAX_EXTRA_LENGTH} characters`);
+    }
+    (attributes ??= {})[extra.name] = value;
+  }
+  if (errors.length) return { errors };
+  return {
+    row: {
+      name: name!,
+      number,
+      age,
+      gender,
+      address,
+      postCode,
+      email,
+      attributes: attributes ? JSON.stringify(attributes) : null,
+    },
+  };
+}
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
+/** One value in COPY's text format: tab-separated, \N for null, backslash escapes. */
+function copyValue(value: string | number | null): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number') return String(value);
+  if (!COPY_SPECIAL.test(value)) return value;
+  return value.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
+}
+
+/** The staging table's line for one row; its columns are STAGING_COLUMNS. */
+export function copyLine(row: ImportRow, line: number): string {
+  return (
+    [line, row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes]
+      .map(copyValue)
+      .join('\t') + '\n'
+  );
+}
+
+export const STAGING_COLUMNS =
+  'line, name, whatsapp_number, age, gender, address, post_code, email, attributes';
+
+/** ',' or ';': whichever separates more fields of the header line (quoted text ignored); ',' on a tie. */
+export function detectDelimiter(head: string): ',' | ';' {
+  const end = head.search(/\r?\n/);
+  const line = end < 0 ? head : head.slice(0, end);
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const c of line) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c === ',') commas += 1;
+    else if (!quoted && c === ';') semicolons += 1;
+  }
+  return semicolons > commas ? ';' : ',';
+}
+
+/** Which stored columns the file provides: absent ones keep their values when a contact is updated. */
+export function providedColumns(header: ImportHeader): string[] {
+  const provided = ['name', 'whatsapp_number'];
+  const { columns } = header;
+  if (columns.age !== undefined) provided.push('age');
+  if (columns.gender !== undefined) provided.push('gender');
+  if (columns.address !== undefined) provided.push('address');
+  if (columns.post_code !== undefined) provided.push('post_code');
+  if (columns.email !== undefined) provided.push('email');
+  if (header.extras.length) provided.push('attributes');
+  return provided;
+}

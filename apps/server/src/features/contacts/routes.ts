@@ -1,0 +1,244 @@
+import multipart from '@fastify/multipart';
+import {
+  ContactColumnsResponseSchema,
+  ContactCreateRequestSchema,
+  ContactListQuerySchema,
+  ContactListResponseSchema,
+  ContactSchema,
+  ContactUpdateRequestSchema,
+  ErrorResponseSchema,
+  IMPORT_MESSAGES,
+  ImportResultSchema,
+  ImportRowErrorsResponseSchema,
+  TagListResponseSchema,
+} from '@herald/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { uniqueViolation } from '../../db/transaction';
+import { HttpError } from '../../http-error';
+import type { ContactsService } from './contacts-service';
+
+const DEFAULT_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
+
+/** IMPORT_MAX_BYTES from the environment (bytes), else 100 MB. */
+export function importMaxBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.IMPORT_MAX_BYTES);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_IMPORT_MAX_BYTES;
+}
+
+const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
+const IdParamsSchema = z.object({
+  id: z.coerce
+    .number({ message: 'must be a contact id' })
+    .int('must be a contact id')
+    .positive('must be a contact id'),
+});
+
+/** An absolute link to another page of the same list, as DRF's `next`/`previous` are. */
+function pageUrl(request: FastifyRequest, page: number, pageSize: number, search?: string): string {
+  const url = new URL(request.url.split('?')[0]!, `${request.protocol}://${request.host}`);
+  url.searchParams.set('page', String(page));
+  url.searchParams.set('page_size', String(pageSize));
+  if (search) url.searchParams.set('search', search);
+  return url.toString();
+}
+
+/** Spec §7 recipient calls, plus DELETE /recipient/{id}/. Registered inside the business (X-WABA-ID) scope. */
+export function contactsRoutes(
+  contacts: ContactsService,
+  options: { importMaxBytes?: number } = {},
+): FastifyPluginAsyncZod {
+  const importMaxBytes = options.importMaxBytes ?? importMaxBytesFromEnv();
+  const MB = 1024 * 1024;
+  const limitText =
+    importMaxBytes >= MB ? `${Math.round(importMaxBytes / MB)} MB` : `${importMaxBytes} bytes`;
+  return async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: importMaxBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 20 },
+    });
+
+    app.get(
+      '/recipient/create/',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: 'One page of contacts, newest first; search matches name, number and e-mail',
+          querystring: ContactListQuerySchema,
+          response: { 200: ContactListResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const query = request.query;
+        const page = await contacts.list(request.waba!.id, query);
+        const search = query.search?.trim() || undefined;
+        return {
+          count: page.count,
+          next: page.hasNext ? pageUrl(request, query.page + 1, query.page_size, search) : null,
+          previous: query.page > 1 ? pageUrl(request, query.page - 1, query.page_size, search) : null,
+          results: page.results,
+        };
+      },
+    );
+
+    app.post(
+      '/recipient/create/',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: 'Add a contact; the number is stored in E.164',
+          body: ContactCreateRequestSchema,
+          response: { 201: ContactSchema, ...errors, 409: ErrorResponseSchema },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await contacts.create(request.waba!.id, request.body)),
+    );
+
+    app.put(
+      '/meta/customer/',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: "Change a contact's name and number",
+          body: ContactUpdateRequestSchema,
+          response: { 200: ContactSchema, ...errors, 409: ErrorResponseSchema },
+        },
+      },
+      async (request) => contacts.update(request.waba!.id, request.body),
+    );
+
+    app.delete(
+      '/recipient/:id/',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: 'Delete a contact',
+          params: IdParamsSchema,
+          response: { 204: z.null(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        await contacts.remove(request.waba!.id, request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/recipient/tags/',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: "The account's tags with how many contacts carry each",
+          response: { 200: TagListResponseSchema, 403: ErrorResponseSchema },
+        },
+      },
+      async (request) => contacts.tags(request.waba!.id),
+    );
+
+    app.get(
+      '/recipient/cols',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: 'Column names usable as template variables: the fixed ones, then every imported extra',
+          response: { 200: ContactColumnsResponseSchema, 403: ErrorResponseSchema },
+        },
+      },
+      async (request) => contacts.columns(request.waba!.id),
+    );
+
+    app.post(
+      '/recipient/import/',
+      {
+        schema: {
+          tags: ['contacts'],
+          summary: 'Import a CSV (multipart: tag, then file): all rows or none',
+          description:
+            'Columns name, number, age, gender, address, post_code, email; others become attributes. ' +
+            'Rows are numbered as a spreadsheet shows them: the header is row 1, the first contact row 2.',
+          consumes: ['multipart/form-data'],
+          response: {
+            201: ImportResultSchema,
+            400: z.union([ErrorResponseSchema, ImportRowErrorsResponseSchema]),
+            403: ErrorResponseSchema,
+            413: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) throw HttpError.field(400, 'file', IMPORT_MESSAGES.noFile);
+        const session = contacts.startImport(request.waba!.id);
+        const tooLarge = () => HttpError.field(413, 'file', `The file is larger than the ${limitText} limit`);
+        try {
+          let tag: string | undefined;
+          let sawTag = false;
+          let sawFile = false;
+          let problem: HttpError | undefined;
+          let outcome: Awaited<ReturnType<typeof session.load>> | undefined;
+          try {
+            for await (const part of request.parts()) {
+              if (part.type === 'field') {
+                if (part.fieldname === 'tag' && !sawTag && typeof part.value === 'string') {
+                  sawTag = true;
+                  tag = part.value.trim() || undefined;
+                  if (tag) session.setTag(tag);
+                }
+                continue;
+              }
+              if (part.fieldname !== 'file' || sawFile || problem) {
+                part.file.resume();
+                continue;
+              }
+              sawFile = true;
+              if (!part.filename.toLowerCase().endsWith('.csv'))
+                problem = HttpError.field(400, 'file', IMPORT_MESSAGES.notCsv);
+              // A blank tag sent before the file: no need to read the file into the database first.
+              else if (sawTag && !tag) problem = HttpError.field(400, 'tag', IMPORT_MESSAGES.noTag);
+              if (problem) {
+                part.file.resume();
+                continue;
+              }
+              outcome = await session.load(part.file);
+              if (outcome.kind === 'too-large') throw tooLarge();
+            }
+          } catch (error) {
+            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+            if (uniqueViolation(error) !== undefined) {
+              throw HttpError.field(
+                409,
+                'file',
+                'A contact with a number in this file was added while it was importing; nothing was imported, please try again',
+              );
+            }
+            throw error;
+          }
+          if (problem) throw problem;
+          if (!sawFile || !outcome) throw HttpError.field(400, 'file', IMPORT_MESSAGES.noFile);
+          if (tag === undefined || tag.length === 0) throw HttpError.field(400, 'tag', IMPORT_MESSAGES.noTag);
+          if (tag.length > 100) throw HttpError.field(400, 'tag', 'The tag must be at most 100 characters');
+          if (outcome.kind === 'empty') {
+            throw HttpError.field(
+              400,
+              'file',
+              'The file has no contacts: it needs a header row and at least one contact row',
+            );
+          }
+          if (outcome.kind === 'rejected') {
+            const shown =
+              outcome.errors.length < outcome.badRows
+                ? ` (the first ${outcome.errors.length} are listed)`
+                : '';
+            return reply.code(400).send({
+              detail: `${outcome.badRows} ${outcome.badRows === 1 ? 'row is' : 'rows are'} invalid${shown}; nothing was imported`,
+              message: { errors: outcome.errors },
+            });
+          }
+          if (outcome.kind !== 'done') throw tooLarge();
+          return reply.code(201).send(await session.commit(tag));
+        } finally {
+          await session.close();
+        }
+      },
+    );
+  };
+}

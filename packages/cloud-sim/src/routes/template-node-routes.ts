@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../context';
+import { invalidParameter, missingParameter } from '../errors';
+import { requestParams } from '../request-params';
+import type { AccessToken } from '../state';
+import { templateError, templateNotEditable } from '../templates/template-errors';
+import type { MessageTemplate } from '../templates/template-store';
+import { changeTemplateStatus } from '../templates/template-status-change';
+import { validateCategory, validateComponents } from '../templates/validate-template';
+import { handleResolver } from './message-templates';
+
+const EDITABLE = new Set(['APPROVED', 'REJECTED', 'PAUSED']);
+
+/** The template a token may see under this id, if any (another WABA's template is invisible). */
+export function grantedTemplate(
+  ctx: SandboxContext,
+  token: AccessToken,
+  id: string,
+): MessageTemplate | undefined {
+  const template = ctx.state.templates.find(id);
+  return template && token.wabaIds.includes(template.wabaId) ? template : undefined;
+}
+
+/**
+ * `POST /{template-id}`: Meta edits only APPROVED, REJECTED or PAUSED templates, replaces the components
+ * wholesale, keeps name and language, keeps an approved template's category, and reviews it again.
+ */
+export async function editTemplate(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  token: AccessToken,
+  template: MessageTemplate,
+): Promise<{ success: true }> {
+  const params = requestParams(request);
+  for (const key of ['name', 'language'] as const) {
+    const value = params[key];
+    const current = key === 'name' ? template.name : template.language;
+    if (value !== undefined && value !== current) {
+      throw templateError("Can't Change Template", `A template's ${key} can't be changed by an edit.`);
+    }
+  }
+  if (!EDITABLE.has(template.status)) throw templateNotEditable(template.status);
+  const hasComponents = params.components !== undefined;
+  const hasCategory = params.category !== undefined;
+  if (!hasComponents && !hasCategory && params.message_send_ttl_seconds === undefined) {
+    throw missingParameter('components');
+  }
+  const category = hasCategory ? validateCategory(params.category) : template.category;
+  if (template.status === 'APPROVED' && category !== template.category) {
+    throw templateError(
+      "Category Can't Be Changed",
+      "An approved template's category can't be changed. Create a new template instead.",
+    );
+  }
+  const components = hasComponents
+    ? validateComponents(params.components, handleResolver(ctx, token))
+    : template.components;
+  if (
+    params.message_send_ttl_seconds !== undefined &&
+    !/^\d+$/.test(String(params.message_send_ttl_seconds))
+  ) {
+    throw invalidParameter('message_send_ttl_seconds must be a whole number of seconds');
+  }
+  template.components = components;
+  template.category = category;
+  changeTemplateStatus(ctx, template, 'PENDING', null);
+  ctx.reviews.schedule(template.id);
+  const result = { success: true as const };
+  await ctx.log.append({ method: 'POST', path: `/${template.id}`, body: params, result });
+  return result;
+}

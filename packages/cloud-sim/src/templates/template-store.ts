@@ -1,0 +1,120 @@
+import type { TemplateCategory, TemplateComponent, TemplateDefinition } from './validate-template';
+
+export const TEMPLATE_STATUSES = [
+  'APPROVED',
+  'PENDING',
+  'REJECTED',
+  'PAUSED',
+  'DISABLED',
+  'IN_APPEAL',
+  'PENDING_DELETION',
+  'DELETED',
+  'LIMIT_EXCEEDED',
+  'ARCHIVED',
+] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+export const REJECTION_REASONS = [
+  'ABUSIVE_CONTENT',
+  'INCORRECT_CATEGORY',
+  'INVALID_FORMAT',
+  'SCAM',
+  'TAG_CONTENT_MISMATCH',
+  'PROMOTIONAL',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+export interface MessageTemplate {
+  id: string;
+  wabaId: string;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  parameterFormat: 'POSITIONAL';
+  components: TemplateComponent[];
+  status: TemplateStatus;
+  rejectedReason: RejectionReason | 'NONE';
+  /** Set at the first approval; Meta scores a template only once it is in use. */
+  qualityScore: { score: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN'; date: number } | null;
+  lastUpdatedTime: Date;
+  /** Creation order, newest listed first. */
+  sequence: number;
+}
+
+/** Every template of every WABA, by id. */
+export class TemplateStore {
+  private readonly templates = new Map<string, MessageTemplate>();
+  private sequence = 0;
+
+  clear(): void {
+    this.templates.clear();
+  }
+
+  has(id: string): boolean {
+    return this.templates.has(id);
+  }
+
+  create(id: string, wabaId: string, definition: TemplateDefinition): MessageTemplate {
+    this.sequence += 1;
+    const template: MessageTemplate = {
+      id,
+      wabaId,
+      ...definition,
+      status: 'PENDING',
+      rejectedReason: 'NONE',
+      qualityScore: null,
+      lastUpdatedTime: new Date(),
+      sequence: this.sequence,
+    };
+    this.templates.set(id, template);
+    return template;
+  }
+
+  find(id: string): MessageTemplate | undefined {
+    return this.templates.get(id);
+  }
+
+  ofWaba(wabaId: string): MessageTemplate[] {
+    return [...this.templates.values()]
+      .filter((t) => t.wabaId === wabaId)
+      .sort((a, b) => b.sequence - a.sequence);
+  }
+
+  findByNameAndLanguage(wabaId: string, name: string, language: string): MessageTemplate | undefined {
+    return this.ofWaba(wabaId).find((t) => t.name === name && t.language === language);
+  }
+
+  /** Meta counts a name once across its languages against the per-WABA limit. */
+  namesOf(wabaId: string): Set<string> {
+    return new Set(this.ofWaba(wabaId).map((t) => t.name));
+  }
+
+  remove(ids: string[]): void {
+    for (const id of ids) this.templates.delete(id);
+  }
+
+  setStatus(template: MessageTemplate, status: TemplateStatus, reason: RejectionReason | null): void {
+    template.status = status;
+    template.rejectedReason = status === 'REJECTED' ? (reason ?? 'INVALID_FORMAT') : 'NONE';
+    if (status === 'APPROVED' && template.qualityScore === null) {
+      template.qualityScore = { score: 'UNKNOWN', date: Math.floor(Date.now() / 1000) };
+    }
+    template.lastUpdatedTime = new Date();
+  }
+
+  snapshot() {
+    return [...this.templates.values()]
+      .sort((a, b) => a.sequence - b.sequence)
+      .map((t) => ({
+        id: t.id,
+        waba_id: t.wabaId,
+        name: t.name,
+        language: t.language,
+        category: t.category,
+        status: t.status,
+        rejected_reason: t.rejectedReason,
+        quality_score: t.qualityScore,
+        components: t.components,
+      }));
+  }
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { signPayload } from './sign-payload';
+
+interface WebhookRetryPolicy {
+  /** Wait before the 2nd attempt; each later wait doubles. */
+  retryBaseMs: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+}
+
+interface WebhookAttempt {
+  at: string;
+  http_status: number | null;
+  error: string | null;
+}
+
+interface WebhookDelivery {
+  id: string;
+  url: string | null;
+  field: string;
+  waba_id: string;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled' | 'no_target';
+  attempts: WebhookAttempt[];
+  body: unknown;
+  signature: string;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+const ATTEMPT_TIMEOUT_MS = 5000;
+
+/**
+ * Posts signed notifications as Meta does: the raw JSON body with `X-Hub-Signature-256`, retried with
+ * exponential backoff until a 2xx answer or the last attempt. Every delivery is kept for tests to read.
+ */
+export class WebhookSender {
+  private readonly records: WebhookDelivery[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(
+    private readonly appSecret: string,
+    private readonly policy: () => WebhookRetryPolicy,
+  ) {}
+
+  send(url: string | null, payload: unknown, meta: { field: string; wabaId: string }): WebhookDelivery {
+    const raw = JSON.stringify(payload);
+    const delivery: WebhookDelivery = {
+      id: randomUUID(),
+      url,
+      field: meta.field,
+      waba_id: meta.wabaId,
+      status: url === null ? 'no_target' : 'pending',
+      attempts: [],
+      body: payload,
+      signature: signPayload(raw, this.appSecret),
+      created_at: new Date().toISOString(),
+      delivered_at: null,
+    };
+    this.records.push(delivery);
+    if (url !== null) void this.attempt(delivery, url, raw);
+    return delivery;
+  }
+
+  deliveries(): WebhookDelivery[] {
+    return this.records;
+  }
+
+  /** Stops every retry and in-flight request; pending deliveries end as `cancelled`. */
+  cancelAll(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+    for (const d of this.records) if (d.status === 'pending') d.status = 'cancelled';
+  }
+
+  clear(): void {
+    this.cancelAll();
+    this.records.length = 0;
+  }
+
+  private async attempt(delivery: WebhookDelivery, url: string, raw: string): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    const timeout = setTimeout(() => controller.abort(), ATTEMPT_TIMEOUT_MS);
+    const record: WebhookAttempt = { at: new Date().toISOString(), http_status: null, error: null };
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': delivery.signature,
+          'user-agent': 'facebookexternalua',
+        },
+        body: raw,
+        signal: controller.signal,
+      });
+      await response.body?.cancel();
+      record.http_status = response.status;
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      clearTimeout(timeout);
+      this.inFlight.delete(controller);
+    }
+    if (delivery.status !== 'pending') return; // cancelled meanwhile
+    delivery.attempts.push(record);
+    if (record.http_status !== null && record.http_status >= 200 && record.http_status < 300) {
+      delivery.status = 'delivered';
+      delivery.delivered_at = new Date().toISOString();
+      return;
+    }
+    const { retryBaseMs, maxAttempts } = this.policy();
+    if (delivery.attempts.length >= maxAttempts) {
+      delivery.status = 'failed';
+      return;
+    }
+    const wait = retryBaseMs * 2 ** (delivery.attempts.length - 1);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(delivery, url, raw);
+    }, wait);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}

@@ -1,0 +1,160 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
+
+/** Spec §9: the contact list's page sizes. */
+export const CONTACT_PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_CONTACT_PAGE_SIZE = 10;
+
+/** Spec §5 and §8: the import dialog's messages, checked again by the server. */
+export const IMPORT_MESSAGES = {
+  notCsv: 'Please upload a CSV file',
+  noFile: 'Please select a CSV file',
+  noTag: 'Please enter a tag',
+  fallback: 'Error importing contacts',
+} as const;
+
+export const PHONE_NUMBER_MESSAGE = 'Enter a valid WhatsApp number with its country code, e.g. +14155550123';
+
+/** The columns every contact has, as GET /recipient/cols names them (template variables). */
+export const CONTACT_BASE_COLUMNS = [
+  'name',
+  'whatsapp_number',
+  'age',
+  'gender',
+  'address',
+  'post_code',
+  'email',
+] as const;
+
+export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; message: string };
+
+/**
+ * The one rule for a WhatsApp number (spec §5: numbers include the country code), shared by the contact
+ * form, the CSV import and the server. Accepted: '+14155550123', '14155550123' (digits are read as starting
+ * with the country code, as the phone input sends them), '0014155550123' (the international 00 prefix), with
+ * spaces, dots, dashes or brackets anywhere. A national number ('(415) 555-0123', '020 7946 0958') is
+ * refused: without a country code it is ambiguous. Answers the number in E.164.
+ */
+export function normalizePhoneNumber(input: string): PhoneNumberResult {
+  const compact = input.replace(/[\s().\-\u00a0]/g, '');
+  let international: string;
+  if (/^\+\d+$/.test(compact)) international = compact;
+  else if (/^00\d+$/.test(compact)) international = `+${compact.slice(2)}`;
+  else if (/^[1-9]\d*$/.test(compact)) international = `+${compact}`;
+  else return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  // E.164 allows at most 15 digits; refusing longer strings early also bounds the parser's work.
+  if (international.length > 16 || international.length < 8)
+    return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  const parsed = parsePhoneNumberFromString(international, { extract: false });
+  if (!parsed?.isValid()) return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  return { ok: true, e164: parsed.number };
+}
+
+const IdSchema = z.number().int().positive();
+
+export const ContactTagSchema = z.object({ id: IdSchema, tag_name: z.string() });
+
+/** Spec §3 Contact / recipient. */
+export const ContactSchema = z
+  .object({
+    id: IdSchema,
+    recipient_name: z.string(),
+    whatsapp_number: z.string(),
+    recipient_age: z.number().int().nullable(),
+    recipient_gender: z.string().nullable(),
+    recipient_address: z.string().nullable(),
+    recipient_post_code: z.string().nullable(),
+    recipient_email: z.string().nullable(),
+    tags: z.array(ContactTagSchema),
+  })
+  .meta({ id: 'Contact' });
+
+export const ContactListQuerySchema = z.object({
+  page: z.coerce
+    .number({ message: 'must be a whole number from 1' })
+    .int('must be a whole number from 1')
+    .min(1, 'must be a whole number from 1')
+    .max(1_000_000_000, 'is too large')
+    .default(1),
+  page_size: z.coerce
+    .number({ message: 'must be one of 10, 25, 50, 100' })
+    .refine(
+      (size) => (CONTACT_PAGE_SIZES as readonly number[]).includes(size),
+      'must be one of 10, 25, 50, 100',
+    )
+    .default(DEFAULT_CONTACT_PAGE_SIZE),
+  search: z.string().max(200, 'must be at most 200 characters').optional(),
+});
+
+/** Spec §3 Paged list response, with absolute next/previous URLs (null at either end). */
+export const ContactListResponseSchema = z
+  .object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(ContactSchema),
+  })
+  .meta({ id: 'ContactList' });
+
+const CustomerNameSchema = z
+  .string({ message: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(200, 'Name must be at most 200 characters');
+const WhatsappNumberSchema = z
+  .string({ message: 'WhatsApp number is required' })
+  .trim()
+  .min(1, 'WhatsApp number is required')
+  .max(40, PHONE_NUMBER_MESSAGE);
+
+/** Spec §3 Contact form payload. */
+export const ContactCreateRequestSchema = z
+  .object({ customer_name: CustomerNameSchema, whatsapp_number: WhatsappNumberSchema })
+  .meta({ id: 'ContactCreateRequest' });
+
+export const ContactUpdateRequestSchema = z
+  .object({
+    customer_id: z.coerce
+      .number({ message: 'must be a contact id' })
+      .int('must be a contact id')
+      .positive('must be a contact id'),
+    customer_name: CustomerNameSchema,
+    whatsapp_number: WhatsappNumberSchema,
+  })
+  .meta({ id: 'ContactUpdateRequest' });
+
+/** Spec §3 Tag: count is the number of this account's contacts carrying it. */
+export const TagSchema = z
+  .object({ id: IdSchema, name: z.string(), count: z.number().int() })
+  .meta({ id: 'Tag' });
+export const TagListResponseSchema = z.array(TagSchema).meta({ id: 'TagList' });
+
+export const ContactColumnsResponseSchema = z.array(z.string()).meta({ id: 'ContactColumns' });
+
+export const ImportResultSchema = z
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    /** Data rows read (every valid row, duplicates included). */
+    total: z.number().int(),
+    /** Rows whose number appeared again further down the file; the last such row wins. */
+    duplicates_in_file: z.number().int(),
+  })
+  .meta({ id: 'ImportResult' });
+
+/** Spec §7/§8: a refused import names each bad row, counted as a spreadsheet shows it (header = row 1). */
+export const ImportRowErrorsResponseSchema = z
+  .object({
+    detail: z.string(),
+    message: z.object({
+      errors: z.array(z.object({ row: z.number().int(), errors: z.array(z.string()) })),
+    }),
+  })
+  .meta({ id: 'ImportRowErrors' });
+
+export type Contact = z.infer<typeof ContactSchema>;
+export type ContactList = z.infer<typeof ContactListResponseSchema>;
+export type ContactListQuery = z.infer<typeof ContactListQuerySchema>;
+export type Tag = z.infer<typeof TagSchema>;
+export type ImportResult = z.infer<typeof ImportResultSchema>;
+export type ImportRowError = z.infer<typeof ImportRowErrorsResponseSchema>['message']['errors'][number];
