@@ -8,6 +8,6 @@ import { baseQueryWithReauth } from './base-query';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: baseQueryWithReauth,
-  tagTypes: ['Wabas', 'PhoneNumbers'],
+  tagTypes: ['Wabas', 'PhoneNumbers', 'Contacts', 'Tags'],
   endpoints: () => ({}),
 });

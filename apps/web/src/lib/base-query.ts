@@ -1,4 +1,5 @@
 import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import type { UnknownAction } from '@reduxjs/toolkit';
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type { RefreshResponse } from '@herald/contracts';
 import { logout, updateTokens } from '../features/auth/auth-slice';
@@ -22,12 +23,30 @@ export type HeraldExtraOptions = { public?: boolean };
 // Same origin as the SPA. An absolute base keeps `new Request()` working outside a browser (tests).
 const baseUrl = typeof window === 'undefined' ? '' : window.location.origin;
 
+/** The store access the session helpers need: a base query's `api`, or a component's store. */
+export type SessionApi = { getState: () => unknown; dispatch: (action: UnknownAction) => unknown };
+
+/**
+ * Spec §6: the headers of every product call, the bearer token and the selected account as X-WABA-ID.
+ * Exported for the calls that cannot go through fetch (uploads with progress use XMLHttpRequest).
+ */
+export function sessionHeaders(getState: SessionApi['getState']): Record<string, string> {
+  const { auth, waba } = getState() as SessionState;
+  const headers: Record<string, string> = {};
+  if (auth.accessToken) headers.Authorization = `Bearer ${auth.accessToken}`;
+  if (waba.selectedWabaAccount) headers['X-WABA-ID'] = waba.selectedWabaAccount.waba_id;
+  return headers;
+}
+
+/** The access token a request is about to be sent with, to hand to `recoverFromUnauthorized` on a 401. */
+export function currentAccessToken(getState: SessionApi['getState']): string | null {
+  return (getState() as SessionState).auth.accessToken;
+}
+
 const rawBaseQuery = fetchBaseQuery({
   baseUrl,
   prepareHeaders(headers, { getState }) {
-    const { auth, waba } = getState() as SessionState;
-    if (auth.accessToken) headers.set('Authorization', `Bearer ${auth.accessToken}`);
-    if (waba.selectedWabaAccount) headers.set('X-WABA-ID', waba.selectedWabaAccount.waba_id);
+    for (const [name, value] of Object.entries(sessionHeaders(getState))) headers.set(name, value);
     return headers;
   },
 });
@@ -42,7 +61,7 @@ let refreshInFlight: Promise<RefreshOutcome> | null = null;
 
 async function refreshTokens(
   refreshToken: string,
-  dispatch: (action: ReturnType<typeof updateTokens>) => unknown,
+  dispatch: SessionApi['dispatch'],
 ): Promise<RefreshOutcome> {
   try {
     const response = await fetch(`${baseUrl}${REFRESH_PATH}`, {
@@ -73,6 +92,26 @@ function sharedRefresh(refreshToken: string, dispatch: Parameters<typeof refresh
 }
 
 /**
+ * What to do after a request sent with the access token `sentWith` got a 401: answers true when the request
+ * should be repeated once (another request already refreshed, or this refresh succeeded); signs out when the
+ * refresh token is missing or expired; answers false when the refresh failed (logged).
+ */
+export async function recoverFromUnauthorized(api: SessionApi, sentWith: string | null): Promise<boolean> {
+  const { auth } = api.getState() as SessionState;
+  // Another request refreshed while this one was on the way: just repeat it with the new token.
+  if (auth.accessToken && auth.accessToken !== sentWith) return true;
+
+  if (!auth.refreshToken || isJwtExpired(auth.refreshToken)) {
+    api.dispatch(logout());
+    api.dispatch(clearWabaAccounts());
+    return false;
+  }
+
+  const outcome = await sharedRefresh(auth.refreshToken, api.dispatch);
+  return outcome.ok;
+}
+
+/**
  * The app's one base query (spec §4 "Request retry", §6): adds the bearer token and X-WABA-ID; on a 401
  * signs out when the refresh token is missing or expired, else refreshes once (shared between
  * concurrent requests) and repeats the request once. A failed refresh is logged and the original error
@@ -85,21 +124,9 @@ export const baseQueryWithReauth: BaseQueryFn<
   HeraldExtraOptions,
   FetchBaseQueryMeta
 > = async (args, api, extraOptions = {}) => {
-  const sentWith = (api.getState() as SessionState).auth.accessToken;
+  const sentWith = currentAccessToken(api.getState);
   const result = await rawBaseQuery(args, api, extraOptions);
   if (result.error?.status !== 401 || extraOptions.public) return result;
-
-  const { auth } = api.getState() as SessionState;
-  // Another request refreshed while this one was on the way: just repeat it with the new token.
-  if (auth.accessToken && auth.accessToken !== sentWith) return rawBaseQuery(args, api, extraOptions);
-
-  if (!auth.refreshToken || isJwtExpired(auth.refreshToken)) {
-    api.dispatch(logout());
-    api.dispatch(clearWabaAccounts());
-    return result;
-  }
-
-  const outcome = await sharedRefresh(auth.refreshToken, api.dispatch);
-  if (!outcome.ok) return result;
+  if (!(await recoverFromUnauthorized(api, sentWith))) return result;
   return rawBaseQuery(args, api, extraOptions);
 };

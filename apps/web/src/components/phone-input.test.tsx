@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { PhoneInput } from './phone-input';
+
+function renderInput(defaultValue?: string) {
+  const onChange = vi.fn();
+  render(<PhoneInput label="WhatsApp Number" defaultValue={defaultValue} onChange={onChange} />);
+  return {
+    onChange,
+    input: screen.getByLabelText('WhatsApp Number') as HTMLInputElement,
+    country: screen.getByRole('combobox', { name: 'Country' }) as HTMLSelectElement,
+  };
+}
+
+describe('PhoneInput (spec §5, §9)', () => {
+  it('starts in the US and formats the national number as it is typed, answering E.164', () => {
+    const { input, country, onChange } = renderInput();
+    expect(country.value).toBe('US');
+    fireEvent.change(input, { target: { value: '4155550123' } });
+    expect(input.value).toBe('(415) 555-0123');
+    expect(onChange).toHaveBeenLastCalledWith('+14155550123');
+    fireEvent.change(input, { target: { value: '' } });
+    expect(onChange).toHaveBeenLastCalledWith('');
+  });
+
+  it('caps the digits at 15 with the country code', () => {
+    const { input, onChange } = renderInput();
+    fireEvent.change(input, { target: { value: '123456789012345678' } });
+    expect(onChange).toHaveBeenLastCalledWith('+12345678901234');
+    expect(input.value.replace(/\D/g, '')).toBe('12345678901234');
+  });
+
+  it('uses the chosen country’s code and drops its national prefix', () => {
+    const { input, country, onChange } = renderInput();
+    fireEvent.change(country, { target: { value: 'GB' } });
+    fireEvent.change(input, { target: { value: '020 7946 0958' } });
+    expect(onChange).toHaveBeenLastCalledWith('+442079460958');
+  });
+
+  it('takes the country from a number pasted with +', () => {
+    const { input, country, onChange } = renderInput();
+    fireEvent.change(input, { target: { value: '+44 20 7946 0958' } });
+    expect(country.value).toBe('GB');
+    expect(onChange).toHaveBeenLastCalledWith('+442079460958');
+  });
+
+  it('starts from an E.164 value split into country and national number', () => {
+    const { input, country } = renderInput('+442079460958');
+    expect(country.value).toBe('GB');
+    expect(input.value).toBe('020 7946 0958');
+  });
+
+  it('removes a digit when backspace only removed a formatting character', () => {
+    const { input, onChange } = renderInput('+14155550123');
+    expect(input.value).toBe('(415) 555-0123');
+    fireEvent.change(input, { target: { value: '(415' } });
+    fireEvent.change(input, { target: { value: '(415' } });
+    expect(onChange).toHaveBeenLastCalledWith('+141');
+  });
+});
