@@ -175,7 +175,12 @@ export class GraphClient {
       response = await fetch(url, {
         method,
         headers,
-        body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
+        body:
+          body === undefined
+            ? undefined
+            : Buffer.isBuffer(body)
+              ? new Uint8Array(body)
+              : JSON.stringify(body),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
       });
     } catch (error) {
