@@ -1,5 +1,50 @@
+import { useEffect, useMemo } from 'react';
+import { Link, useParams } from 'react-router';
+import toast from 'react-hot-toast';
+import { TEMPLATE_MESSAGES, TEMPLATE_UI_TEXT } from '@herald/contracts';
 import { PageHeader } from '../../../components/page-header';
+import { useGetTemplateQuery } from '../api';
+import { TemplateForm } from '../components/template-form';
+import { formStateFromDetail } from '../template-form-state';
 
+/** Spec §2 Edit template (/templates/{templateId}): loading, then the shared form, or a load failure toast. */
 export function EditTemplatePage() {
-  return <PageHeader title="Edit Template" />;
+  const { templateId = '' } = useParams();
+  // A fresh read each visit: the list may show a newer status or an edit made elsewhere.
+  const { currentData, isError, error } = useGetTemplateQuery(templateId, {
+    refetchOnMountOrArgChange: true,
+  });
+  const initial = useMemo(() => (currentData ? formStateFromDetail(currentData) : null), [currentData]);
+
+  useEffect(() => {
+    if (!isError) return;
+    console.error('Loading the template failed', error);
+    toast.error(TEMPLATE_MESSAGES.loadFailed);
+  }, [isError, error]);
+
+  return (
+    <>
+      <PageHeader title="Edit Template" description="Change the template and send the update for review." />
+      {initial && currentData ? (
+        <TemplateForm
+          key={templateId}
+          mode="edit"
+          templateId={templateId}
+          initial={initial}
+          lockIdentity={Boolean(currentData.template_id)}
+        />
+      ) : isError ? (
+        <p className="text-sm text-slate-600">
+          {TEMPLATE_MESSAGES.loadFailed}.{' '}
+          <Link to="/template" className="font-medium text-emerald-700 hover:underline">
+            Back to templates
+          </Link>
+        </p>
+      ) : (
+        <p role="status" className="text-sm text-slate-500">
+          {TEMPLATE_UI_TEXT.loading}
+        </p>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,154 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import toast from 'react-hot-toast';
+import { TEMPLATE_SORTS, TEMPLATE_SORT_LABELS } from '@herald/contracts';
+import type { TemplateListItem, TemplateSort } from '@herald/contracts';
+import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
+import { DownloadIcon, PlusIcon, SearchIcon, SettingsIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
+import { useAppSelector } from '../../../app/hooks';
+import { errorText } from '../../../lib/error-text';
+import { templatesApi, useGetTemplatesQuery, useSubmitTemplateMutation } from '../api';
+import { DeleteTemplateDialog } from '../components/delete-template-dialog';
+import { TemplatesPagination } from '../components/templates-pagination';
+import { TemplatesTable } from '../components/templates-table';
 
+/** Spec §9: the templates list's page size. */
+const PAGE_SIZE = 10;
+
+/** While a shown row waits for Meta's review the page is re-read this often, so an approval shows up. */
+const PENDING_POLL_MS = 3000;
+
+const iconButtonClass =
+  'rounded-lg border border-slate-300 bg-white p-2 text-slate-600 shadow-xs transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600';
+
+/** Spec §2 Templates list (/template). */
 export function TemplatesPage() {
-  return <PageHeader title="Your Templates" />;
+  const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
+  const [page, setPage] = useState(1);
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<TemplateSort>('latest');
+  const [deleting, setDeleting] = useState<TemplateListItem | null>(null);
+  const [submitTemplate, { isLoading: submitting, originalArgs: submittingId }] = useSubmitTemplateMutation();
+
+  const args = { page, pageSize: PAGE_SIZE, search, sort, wabaId };
+  // The cached page decides whether to poll: only while one of its rows is PENDING.
+  const cached = templatesApi.endpoints.getTemplates.useQueryState(args);
+  const pending = cached.currentData?.results.some((t) => t.status.toUpperCase() === 'PENDING') ?? false;
+  const { currentData, error, isFetching } = useGetTemplatesQuery(args, {
+    refetchOnMountOrArgChange: true,
+    pollingInterval: pending ? PENDING_POLL_MS : 0,
+  });
+
+  const count = currentData?.count;
+  // Deleting the last row of the last page leaves the page past the end: step back.
+  useEffect(() => {
+    if (count !== undefined && page > 1 && (page - 1) * PAGE_SIZE >= count) {
+      setPage(Math.max(1, Math.ceil(count / PAGE_SIZE)));
+    }
+  }, [count, page]);
+
+  async function handleSubmit(item: TemplateListItem) {
+    try {
+      await submitTemplate(item.id).unwrap();
+    } catch (submitError) {
+      console.error('Submitting the template failed', submitError);
+      toast.error(errorText(submitError));
+    }
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Your Templates"
+        description="Message templates must follow WhatsApp's messaging guidelines and are reviewed by Meta before use."
+        actions={
+          <>
+            <button type="button" className={secondaryButtonClass}>
+              Watch Tutorial
+            </button>
+            <button
+              type="button"
+              aria-label="Download templates"
+              title="Download"
+              className={iconButtonClass}
+            >
+              <DownloadIcon width={18} height={18} />
+            </button>
+            <button type="button" aria-label="Template settings" title="Settings" className={iconButtonClass}>
+              <SettingsIcon width={18} height={18} />
+            </button>
+          </>
+        }
+      />
+
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <div className="relative w-full max-w-sm">
+          <SearchIcon
+            width={18}
+            height={18}
+            className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
+          />
+          <input
+            type="search"
+            aria-label="Search templates"
+            placeholder="Search templates and press Enter"
+            value={searchText}
+            onChange={(event) => setSearchText(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              setSearch(searchText.trim());
+              setPage(1);
+            }}
+            className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+          />
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <label className="flex items-center gap-2 text-sm text-slate-600">
+            Sorted by
+            <select
+              value={sort}
+              onChange={(event) => {
+                setSort(event.target.value as TemplateSort);
+                setPage(1);
+              }}
+              className="rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+            >
+              {TEMPLATE_SORTS.map((value) => (
+                <option key={value} value={value}>
+                  {TEMPLATE_SORT_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Link to="/template/create-template" className={primaryButtonClass}>
+            <PlusIcon width={18} height={18} />
+            New Template Message
+          </Link>
+        </div>
+      </div>
+
+      <TemplatesTable
+        templates={currentData?.results}
+        error={error && !isFetching ? errorText(error) : null}
+        emptyText={search ? `No templates match "${search}".` : 'No templates yet. Create your first one.'}
+        onDelete={setDeleting}
+        onSubmit={(item) => void handleSubmit(item)}
+        submittingId={submitting ? (submittingId ?? null) : null}
+      />
+
+      <TemplatesPagination
+        page={page}
+        shown={currentData?.results.length ?? 0}
+        count={count}
+        hasPrevious={Boolean(currentData?.previous)}
+        hasNext={Boolean(currentData?.next)}
+        onPage={setPage}
+      />
+
+      {deleting ? <DeleteTemplateDialog template={deleting} onClose={() => setDeleting(null)} /> : null}
+    </>
+  );
 }

@@ -1,0 +1,20 @@
+import { useId } from 'react';
+import type { TemplatePayload } from '@herald/contracts';
+
+/** Spec §2: the JSON of the exact payload sent as `template_data`. */
+export function PayloadPreview({ payload }: { payload: TemplatePayload }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs">
+      <h2 id={id} className="mb-2 text-sm font-semibold text-slate-900">
+        JSON Preview
+      </h2>
+      <pre
+        aria-label="Template payload JSON"
+        className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-[11px] leading-relaxed break-words whitespace-pre-wrap text-emerald-100"
+      >
+        {JSON.stringify(payload, null, 2)}
+      </pre>
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import { useId } from 'react';
+import { TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, normalizeTemplateName } from '@herald/contracts';
+import { FieldMessage, FormSection } from './form-section';
+import { fieldClass, labelClass } from './field-classes';
+import type { TemplateFormState } from '../template-form-state';
+
+type TemplateConfigSectionProps = {
+  state: TemplateFormState;
+  onChange: (patch: Partial<TemplateFormState>) => void;
+  errorFor: (field: string) => string | undefined;
+  /** Meta keeps the name and language of a submitted template: they are shown but cannot change. */
+  lockIdentity: boolean;
+};
+
+function titleCase(value: string): string {
+  return value.charAt(0) + value.slice(1).toLowerCase();
+}
+
+/** Spec §2 Template Configuration: name (normalised as typed), category and language. */
+export function TemplateConfigSection({
+  state,
+  onChange,
+  errorFor,
+  lockIdentity,
+}: TemplateConfigSectionProps) {
+  const id = useId();
+  const nameError = errorFor('name');
+  const lockedNote = lockIdentity ? 'Submitted templates keep their name and language.' : null;
+  return (
+    <FormSection title="Template Configuration">
+      <div>
+        <label htmlFor={`${id}-name`} className={labelClass}>
+          Template Name
+        </label>
+        <input
+          id={`${id}-name`}
+          value={state.templateName}
+          placeholder="e.g. summer_sale"
+          disabled={lockIdentity}
+          aria-invalid={nameError ? true : undefined}
+          aria-describedby={`${id}-name-note`}
+          onChange={(event) => onChange({ templateName: normalizeTemplateName(event.target.value) })}
+          className={fieldClass(Boolean(nameError))}
+        />
+        {nameError ? (
+          <FieldMessage id={`${id}-name-note`}>{nameError}</FieldMessage>
+        ) : (
+          <p id={`${id}-name-note`} className="mt-1 text-xs text-slate-500">
+            {lockedNote ?? 'Lowercase letters and underscores; spaces become underscores.'}
+          </p>
+        )}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor={`${id}-category`} className={labelClass}>
+            Category
+          </label>
+          <select
+            id={`${id}-category`}
+            value={state.selectedCategory}
+            onChange={(event) => onChange({ selectedCategory: event.target.value })}
+            className={fieldClass(Boolean(errorFor('category')))}
+          >
+            {TEMPLATE_CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {titleCase(category)}
+              </option>
+            ))}
+          </select>
+          {errorFor('category') ? <FieldMessage>{errorFor('category')}</FieldMessage> : null}
+        </div>
+        <div>
+          <label htmlFor={`${id}-language`} className={labelClass}>
+            Language
+          </label>
+          <select
+            id={`${id}-language`}
+            value={state.selectedLanguage}
+            disabled={lockIdentity}
+            onChange={(event) => onChange({ selectedLanguage: event.target.value })}
+            className={fieldClass(Boolean(errorFor('language')))}
+          >
+            {TEMPLATE_LANGUAGES.map((language) => (
+              <option key={language.code} value={language.code}>
+                {language.name} ({language.code})
+              </option>
+            ))}
+          </select>
+          {errorFor('language') ? <FieldMessage>{errorFor('language')}</FieldMessage> : null}
+        </div>
+      </div>
+    </FormSection>
+  );
+}

@@ -1,0 +1,163 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { TemplateListItem } from '@herald/contracts';
+import { PencilIcon, TrashIcon } from '../../../components/icons';
+import { TemplateStatusBadge } from './template-status-badge';
+
+/** Spec §9: 5 skeleton rows of 8 columns while loading. */
+const SKELETON_ROWS = 5;
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+/** Spec §3: a quality score of 'UNKNOWN' or missing shows 'Unknown'; its date is in epoch seconds. */
+function quality(item: TemplateListItem): ReactNode {
+  const score = item.quality_score?.score;
+  if (!score || score.toUpperCase() === 'UNKNOWN') return 'Unknown';
+  const date = item.quality_score?.date;
+  return <span title={date ? `As of ${dateTime.format(new Date(date * 1000))}` : undefined}>{score}</span>;
+}
+
+type RowActions = {
+  onDelete: (item: TemplateListItem) => void;
+  onSubmit: (item: TemplateListItem) => void;
+  /** The draft being submitted, if any. */
+  submittingId: number | null;
+};
+
+type Column = { header: string; cell: (item: TemplateListItem, actions: RowActions) => ReactNode };
+
+const iconButtonClass =
+  'inline-flex rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600';
+
+/** Spec §2: the table's columns, in order; 'Components' holds the row's actions. */
+const COLUMNS: readonly Column[] = [
+  {
+    header: 'Template Name',
+    cell: (item) => (
+      <Link
+        to={`/templates/${item.id}`}
+        className="font-medium text-slate-900 hover:text-emerald-700 hover:underline"
+      >
+        {item.template_name}
+      </Link>
+    ),
+  },
+  { header: 'Category', cell: (item) => item.category },
+  { header: 'Language', cell: (item) => item.language_code },
+  {
+    header: 'Status',
+    cell: (item, actions) => (
+      <TemplateStatusBadge
+        status={item.status}
+        submitting={actions.submittingId === item.id}
+        onSubmit={() => actions.onSubmit(item)}
+      />
+    ),
+  },
+  {
+    header: 'Rejected Reason',
+    cell: (item) =>
+      item.rejected_reason && item.rejected_reason !== 'NONE' ? (
+        <span className="text-red-700">{item.rejected_reason}</span>
+      ) : (
+        '—'
+      ),
+  },
+  { header: 'Last Updated Time', cell: (item) => formatTime(item.last_updated_time) },
+  { header: 'Quality Score', cell: quality },
+  {
+    header: 'Components',
+    cell: (item, actions) => (
+      <span className="flex items-center gap-1">
+        <Link
+          to={`/templates/${item.id}`}
+          aria-label={`Edit ${item.template_name}`}
+          title="Edit"
+          className={`${iconButtonClass} hover:text-emerald-700`}
+        >
+          <PencilIcon width={18} height={18} />
+        </Link>
+        <button
+          type="button"
+          aria-label={`Delete ${item.template_name}`}
+          title="Delete"
+          className={`${iconButtonClass} hover:text-red-600`}
+          onClick={() => actions.onDelete(item)}
+        >
+          <TrashIcon width={18} height={18} />
+        </button>
+      </span>
+    ),
+  },
+];
+
+type TemplatesTableProps = RowActions & {
+  /** The page's rows; undefined while it loads. */
+  templates: TemplateListItem[] | undefined;
+  error: string | null;
+  emptyText: string;
+};
+
+export function TemplatesTable({ templates, error, emptyText, ...actions }: TemplatesTableProps) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={!templates && !error}>
+        <thead className="bg-slate-50">
+          <tr>
+            {COLUMNS.map((column) => (
+              <th
+                key={column.header}
+                scope="col"
+                className="px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase"
+              >
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {error ? (
+            <tr>
+              <td colSpan={COLUMNS.length} className="px-4 py-8 text-center">
+                <span role="alert" className="text-red-700">
+                  Error: {error}
+                </span>
+              </td>
+            </tr>
+          ) : !templates ? (
+            Array.from({ length: SKELETON_ROWS }, (_, row) => (
+              <tr key={row} data-testid="skeleton-row">
+                {COLUMNS.map((column) => (
+                  <td key={column.header} className="px-3 py-3.5">
+                    <div className="h-4 animate-pulse rounded bg-slate-200" />
+                  </td>
+                ))}
+              </tr>
+            ))
+          ) : templates.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-slate-500">
+                {emptyText}
+              </td>
+            </tr>
+          ) : (
+            templates.map((item) => (
+              <tr key={item.id} className="hover:bg-slate-50">
+                {COLUMNS.map((column) => (
+                  <td key={column.header} className="px-3 py-3 whitespace-nowrap text-slate-700">
+                    {column.cell(item, actions)}
+                  </td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
