@@ -16,7 +16,8 @@ import {
 } from './features/templates/template-webhooks';
 import { TemplatesService } from './features/templates/templates-service';
 import { webhookRoutes } from './features/webhooks/routes';
-import { WebhookProcessor } from './features/webhooks/webhook-processor';
+import { createWebhookProcessor } from './features/webhooks/create-webhook-processor';
+import type { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
 import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -69,10 +70,8 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   );
   const auth = new AuthService({ pool, graph, tokens, secrets: secretBox });
   const requireUser = authenticate(tokens, pool);
-  const webhooks = new WebhookProcessor(pool, app.log);
+  const webhooks = createWebhookProcessor(pool, app.log);
   app.decorate('webhooks', webhooks);
-  webhooks.on('message_template_status_update', applyTemplateStatusUpdate);
-  webhooks.on('message_template_quality_update', applyTemplateQualityUpdate);
   app.addHook('onClose', () => webhooks.idle());
 
   await app.register(healthRoutes(pool));

@@ -38,3 +38,22 @@ describe('job worker', () => {
     expect(schedules.find((schedule) => schedule.name === 'heartbeat')?.cron).toBe('* * * * *');
   });
 });
+
+describe('webhook sweep', () => {
+  it('applies a stored event that the API never got to apply', async () => {
+    const { rows } = await db.pool.query<{ id: string }>(
+      `insert into webhook_events (payload) values ('{"entry":[{"id":"1","changes":[{"field":"unknown_field","value":{}}]}]}')
+       returning id`,
+    );
+    await worker.boss.send('webhook-sweep', {});
+    const deadline = Date.now() + 15_000;
+    let processed = null;
+    while (Date.now() < deadline && !processed) {
+      processed = (
+        await db.pool.query('select processed_at from webhook_events where id = $1', [rows[0]!.id])
+      ).rows[0].processed_at;
+      if (!processed) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(processed).not.toBeNull();
+  });
+});

@@ -1,7 +1,11 @@
 import { hostname } from 'node:os';
 import PgBoss from 'pg-boss';
 import type { Pool } from '../db/pool';
+import { createWebhookProcessor } from '../features/webhooks/create-webhook-processor';
 import { HEARTBEAT_CRON, HEARTBEAT_QUEUE, recordHeartbeat } from './heartbeat';
+
+/** Sweeps webhook events the API stored but did not get to apply (a crash between store and apply). */
+export const WEBHOOK_SWEEP_QUEUE = 'webhook-sweep';
 
 export interface Worker {
   boss: PgBoss;
@@ -27,6 +31,13 @@ export async function startWorker(options: {
   });
   await boss.schedule(HEARTBEAT_QUEUE, HEARTBEAT_CRON);
   await boss.send(HEARTBEAT_QUEUE, {});
+
+  const webhooks = createWebhookProcessor(options.pool);
+  await boss.createQueue(WEBHOOK_SWEEP_QUEUE);
+  await boss.work(WEBHOOK_SWEEP_QUEUE, async () => {
+    await webhooks.drainAll();
+  });
+  await boss.schedule(WEBHOOK_SWEEP_QUEUE, '* * * * *');
   return {
     boss,
     // A short graceful window: jobs are idempotent or leased, so a cut-off job is simply retried later.

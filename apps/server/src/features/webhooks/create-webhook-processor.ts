@@ -1,0 +1,17 @@
+import type { Pool } from '../../db/pool';
+import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
+import { WebhookProcessor } from './webhook-processor';
+
+/**
+ * The processor with every feature's handler, so the API server (which drains right after storing) and the
+ * worker (which sweeps up anything a crash left pending) apply events the same way.
+ */
+export function createWebhookProcessor(
+  pool: Pool,
+  log?: { error: (details: object, message: string) => void },
+): WebhookProcessor {
+  const processor = new WebhookProcessor(pool, log);
+  processor.on('message_template_status_update', applyTemplateStatusUpdate);
+  processor.on('message_template_quality_update', applyTemplateQualityUpdate);
+  return processor;
+}
