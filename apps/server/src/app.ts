@@ -10,10 +10,6 @@ import { healthRoutes } from './features/health/routes';
 import { NumbersService } from './features/numbers/numbers-service';
 import { numbersRoutes } from './features/numbers/routes';
 import { templatesRoutes } from './features/templates/routes';
-import {
-  applyTemplateQualityUpdate,
-  applyTemplateStatusUpdate,
-} from './features/templates/template-webhooks';
 import { TemplatesService } from './features/templates/templates-service';
 import { webhookRoutes } from './features/webhooks/routes';
 import { createWebhookProcessor } from './features/webhooks/create-webhook-processor';
