@@ -7,18 +7,22 @@ import type { SandboxConfig, SandboxContext } from './context';
 import { GraphError, graphErrorBody, unknownError, unsupportedRequest } from './errors';
 import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
+import { Messaging } from './messages/messaging';
 import { registerMessageTemplateRoutes } from './routes/message-templates';
+import { registerMessageRoutes } from './routes/messages';
+import { registerMessagingControlRoutes } from './routes/messaging-control';
 import { registerNodeRoutes } from './routes/nodes';
 import { registerOauthRoutes } from './routes/oauth';
 import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
-import { checkWebhookUrl } from './sandbox-config';
+import { checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
 import { SandboxState } from './state';
 import { stripGraphVersion } from './graph-version';
 import { runAutomaticReview } from './templates/automatic-review';
 import { ReviewScheduler } from './templates/review-scheduler';
 import { WebhookSender } from './webhooks/webhook-sender';
+import { webhookTarget } from './webhooks/webhook-target';
 
 export interface SandboxOptions {
   appId?: string;
@@ -36,6 +40,16 @@ export interface SandboxOptions {
   webhookRetryBaseMs?: number;
   /** Webhook attempts in all, the first included (default 5). */
   webhookMaxAttempts?: number;
+  /** When sent / delivered / read statuses follow an accepted message (default 100 / 300 / 800 ms). */
+  statusDelaysMs?: { sent: number; delivered: number; read: number };
+  /** Share of accepted messages delivered (default 1). */
+  deliveredRate?: number;
+  /** Share of delivered messages read (default 0.6). */
+  readRate?: number;
+  /** Statuses in one webhook POST at most (default 100). */
+  webhookBatchSize?: number;
+  /** Statuses due within this window share a POST (default 50 ms). */
+  webhookBatchWindowMs?: number;
 }
 
 export const DEFAULT_APP_ID = 'herald-sandbox-app';
@@ -50,6 +64,12 @@ function initialConfig(options: SandboxOptions): SandboxConfig {
     webhookUrl: checkWebhookUrl(options.webhookUrl ?? null),
     webhookRetryBaseMs: options.webhookRetryBaseMs ?? 500,
     webhookMaxAttempts: options.webhookMaxAttempts ?? 5,
+    ...MESSAGING_DEFAULTS,
+    statusDelaysMs: { ...(options.statusDelaysMs ?? MESSAGING_DEFAULTS.statusDelaysMs) },
+    deliveredRate: options.deliveredRate ?? MESSAGING_DEFAULTS.deliveredRate,
+    readRate: options.readRate ?? MESSAGING_DEFAULTS.readRate,
+    webhookBatchSize: options.webhookBatchSize ?? MESSAGING_DEFAULTS.webhookBatchSize,
+    webhookBatchWindowMs: options.webhookBatchWindowMs ?? MESSAGING_DEFAULTS.webhookBatchWindowMs,
   };
 }
 
@@ -84,6 +104,11 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
       retryBaseMs: config.webhookRetryBaseMs,
       maxAttempts: config.webhookMaxAttempts,
     })),
+    messaging: new Messaging(
+      (wabaId, payload) =>
+        ctx.webhooks.send(webhookTarget(ctx, wabaId), payload, { field: 'messages', wabaId }),
+      () => ({ batchSize: config.webhookBatchSize, windowMs: config.webhookBatchWindowMs }),
+    ),
   };
 
   app.register(formbody);
@@ -91,10 +116,16 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
   );
-  // Pending reviews and webhook retries must not outlive the server.
+  // Pending reviews, status timers and webhook retries must not outlive the server; buffered log lines
+  // reach the disk first.
+  app.addHook('preClose', async () => {
+    ctx.messaging.stop();
+  });
   app.addHook('onClose', async () => {
     ctx.reviews.cancelAll();
+    ctx.messaging.stop();
     ctx.webhooks.cancelAll();
+    await ctx.log.flush().catch(() => undefined);
   });
 
   app.setErrorHandler<FastifyError | GraphError>((error, request, reply) => {
@@ -126,5 +157,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerSubscribedAppsRoutes(app, ctx);
   registerMessageTemplateRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
+  registerMessageRoutes(app, ctx);
+  registerMessagingControlRoutes(app, ctx);
   return app;
 }

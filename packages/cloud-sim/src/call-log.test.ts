@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from './call-log';
+import { redactSecrets, redactTopLevel } from './call-log';
 
 describe('redactSecrets', () => {
   it('masks pin, client_secret and access_token at any depth and keeps the rest', () => {
@@ -19,5 +19,11 @@ describe('redactSecrets', () => {
   it('leaves scalars alone', () => {
     expect(redactSecrets('pin')).toBe('pin');
     expect(redactSecrets(null)).toBeNull();
+  });
+
+  it('masks top-level secrets only in the fast form, and copies nothing when there are none', () => {
+    const body = { to: '1', template: { name: 'x' } };
+    expect(redactTopLevel(body)).toBe(body);
+    expect(redactTopLevel({ to: '1', access_token: 'EAA1' })).toEqual({ to: '1', access_token: '******' });
   });
 });

@@ -1,4 +1,5 @@
 import type { CallLog } from './call-log';
+import type { Messaging } from './messages/messaging';
 import type { SandboxState } from './state';
 import type { ReviewScheduler } from './templates/review-scheduler';
 import type { WebhookSender } from './webhooks/webhook-sender';
@@ -11,6 +12,24 @@ export interface SandboxConfig {
   webhookUrl: string | null;
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
+  /** After acceptance: when sent, delivered and read statuses are posted. */
+  statusDelaysMs: { sent: number; delivered: number; read: number };
+  /** Share of accepted messages that are delivered. */
+  deliveredRate: number;
+  /** Share of delivered messages that are read. */
+  readRate: number;
+  /** Share of statuses posted twice. */
+  duplicateRate: number;
+  /** Share of messages whose last two statuses are posted in swapped order. */
+  reorderRate: number;
+  /** Statuses in one webhook POST at most. */
+  webhookBatchSize: number;
+  /** Statuses due within this window go out in the same POST. */
+  webhookBatchWindowMs: number;
+  /** Messages to one recipient allowed at once, then one per window. */
+  pairRateBurst: number;
+  /** The pair-rate window (0 = no pair limit). */
+  pairRateWindowMs: number;
 }
 
 /** What every route module needs; passed explicitly rather than decorated onto Fastify. */
@@ -24,4 +43,5 @@ export interface SandboxContext {
   config: SandboxConfig;
   reviews: ReviewScheduler;
   webhooks: WebhookSender;
+  messaging: Messaging;
 }

@@ -101,12 +101,19 @@ describe('control API', () => {
       uploads: [],
       pending_reviews: [],
       webhook_deliveries: [],
-      config: {
+      messaging: {
+        accepted_count: 0,
+        pending_statuses: 0,
+        statuses_posted: 0,
+        posts: 0,
+        faults: { error_rate_5xx: 0, rate_limit_rate: 0, rate_limit_burst: null, latency_ms: 0 },
+      },
+      config: expect.objectContaining({
         review_delay_ms: 2000,
         webhook_url: null,
         webhook_retry_base_ms: 500,
         webhook_max_attempts: 5,
-      },
+      }),
     });
     // The token died with the state.
     const res = await call(sandbox.url, `/v21.0/${account.waba_id}`, { token: account.token });

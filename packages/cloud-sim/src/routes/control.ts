@@ -3,6 +3,7 @@ import type { SandboxContext } from '../context';
 import { randomNumericId } from '../random-strings';
 import { requestParams, stringParam } from '../request-params';
 import { signUpBusiness } from '../sign-up';
+import { parseFaultPatch } from '../messages/faults';
 import { configView, updateConfig } from '../sandbox-config';
 import { forceReview } from '../templates/forced-review';
 
@@ -12,6 +13,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.post('/__sandbox/reset', async () => {
     ctx.reviews.cancelAll();
+    ctx.messaging.reset();
     ctx.webhooks.clear();
     ctx.state.reset();
     created = 0;
@@ -25,6 +27,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     ...ctx.state.snapshot(),
     pending_reviews: ctx.reviews.pending(),
     webhook_deliveries: ctx.webhooks.deliveries(),
+    messaging: ctx.messaging.snapshot(),
     config: configView(ctx.config),
   }));
 
@@ -44,7 +47,14 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.post('/__sandbox/config', async (request) => {
     const params = requestParams(request);
+    // Fault keys are welcome here too; all are checked before anything changes.
+    const faults = parseFaultPatch(params);
+    const pairBefore = `${ctx.config.pairRateBurst}/${ctx.config.pairRateWindowMs}`;
     updateConfig(ctx.config, params);
+    ctx.messaging.faults.apply(faults);
+    // A new pair-rate rule starts every pair afresh (an old lockout would outlast a shorter window).
+    if (`${ctx.config.pairRateBurst}/${ctx.config.pairRateWindowMs}` !== pairBefore)
+      ctx.messaging.pairRate.clear();
     const result = configView(ctx.config);
     await ctx.log.append({ method: 'POST', path: '/__sandbox/config', body: params, result });
     return result;

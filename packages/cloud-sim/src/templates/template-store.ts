@@ -41,13 +41,18 @@ export interface MessageTemplate {
   sequence: number;
 }
 
+const keyOf = (wabaId: string, name: string, language: string) => `${wabaId}\u0000${name}\u0000${language}`;
+
 /** Every template of every WABA, by id. */
 export class TemplateStore {
   private readonly templates = new Map<string, MessageTemplate>();
+  /** WABA + name + language → id: sends look templates up by these, many times a second. */
+  private readonly byKey = new Map<string, string>();
   private sequence = 0;
 
   clear(): void {
     this.templates.clear();
+    this.byKey.clear();
   }
 
   has(id: string): boolean {
@@ -67,6 +72,7 @@ export class TemplateStore {
       sequence: this.sequence,
     };
     this.templates.set(id, template);
+    this.byKey.set(keyOf(wabaId, template.name, template.language), id);
     return template;
   }
 
@@ -81,7 +87,8 @@ export class TemplateStore {
   }
 
   findByNameAndLanguage(wabaId: string, name: string, language: string): MessageTemplate | undefined {
-    return this.ofWaba(wabaId).find((t) => t.name === name && t.language === language);
+    const id = this.byKey.get(keyOf(wabaId, name, language));
+    return id === undefined ? undefined : this.templates.get(id);
   }
 
   /** Meta counts a name once across its languages against the per-WABA limit. */
@@ -90,7 +97,11 @@ export class TemplateStore {
   }
 
   remove(ids: string[]): void {
-    for (const id of ids) this.templates.delete(id);
+    for (const id of ids) {
+      const template = this.templates.get(id);
+      if (template) this.byKey.delete(keyOf(template.wabaId, template.name, template.language));
+      this.templates.delete(id);
+    }
   }
 
   setStatus(template: MessageTemplate, status: TemplateStatus, reason: RejectionReason | null): void {

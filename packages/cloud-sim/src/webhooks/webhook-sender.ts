@@ -28,13 +28,17 @@ interface WebhookDelivery {
 }
 
 const ATTEMPT_TIMEOUT_MS = 5000;
+/** Finished deliveries kept for `/__sandbox/state`; older ones are forgotten so memory stays bounded. */
+const MAX_SETTLED_RECORDS = 500;
+/** Backoff doubles up to this wait, so many attempts (Meta retries for days) stay usefully spaced. */
+const MAX_RETRY_WAIT_MS = 30_000;
 
 /**
  * Posts signed notifications as Meta does: the raw JSON body with `X-Hub-Signature-256`, retried with
  * exponential backoff until a 2xx answer or the last attempt. Every delivery is kept for tests to read.
  */
 export class WebhookSender {
-  private readonly records: WebhookDelivery[] = [];
+  private records: WebhookDelivery[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<AbortController>();
 
@@ -58,6 +62,7 @@ export class WebhookSender {
       delivered_at: null,
     };
     this.records.push(delivery);
+    if (this.records.length > 2 * MAX_SETTLED_RECORDS) this.forgetOldSettled();
     if (url !== null) void this.attempt(delivery, url, raw);
     return delivery;
   }
@@ -78,6 +83,12 @@ export class WebhookSender {
   clear(): void {
     this.cancelAll();
     this.records.length = 0;
+  }
+
+  private forgetOldSettled(): void {
+    let excess = this.records.filter((d) => d.status !== 'pending').length - MAX_SETTLED_RECORDS;
+    if (excess <= 0) return;
+    this.records = this.records.filter((d) => d.status === 'pending' || excess-- <= 0);
   }
 
   private async attempt(delivery: WebhookDelivery, url: string, raw: string): Promise<void> {
@@ -116,7 +127,7 @@ export class WebhookSender {
       delivery.status = 'failed';
       return;
     }
-    const wait = retryBaseMs * 2 ** (delivery.attempts.length - 1);
+    const wait = Math.min(MAX_RETRY_WAIT_MS, retryBaseMs * 2 ** (delivery.attempts.length - 1));
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       void this.attempt(delivery, url, raw);

@@ -1,0 +1,71 @@
+import type { SentParameters } from './validate-send';
+
+/** One accepted message, kept compact (about 300 bytes) so 100k+ fit easily in memory. */
+export interface AcceptedMessage {
+  wamid: string;
+  phoneNumberId: string;
+  to: string;
+  templateName: string;
+  language: string;
+  bizOpaqueCallbackData: string | null;
+  acceptedAt: number;
+  /** SentParameters as JSON: one string rather than a tree of small objects. */
+  parameters: string;
+}
+
+export interface AcceptedQuery {
+  phoneNumberId?: string;
+  to?: string;
+  /** Unix milliseconds; records accepted at or after it. */
+  since?: number;
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * The ground truth of what the sandbox accepted, append-only until reset: tests count how often each
+ * recipient was messaged from it.
+ */
+export class AcceptedLog {
+  private readonly records: AcceptedMessage[] = [];
+
+  add(record: Omit<AcceptedMessage, 'parameters'> & { parameters: SentParameters }): void {
+    this.records.push({ ...record, parameters: JSON.stringify(record.parameters) });
+  }
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  clear(): void {
+    this.records.length = 0;
+  }
+
+  query(q: AcceptedQuery) {
+    const matching = this.records.filter(
+      (r) =>
+        (q.phoneNumberId === undefined || r.phoneNumberId === q.phoneNumberId) &&
+        (q.to === undefined || r.to === q.to) &&
+        (q.since === undefined || r.acceptedAt >= q.since),
+    );
+    const perRecipient = new Map<string, number>();
+    for (const r of matching) perRecipient.set(r.to, (perRecipient.get(r.to) ?? 0) + 1);
+    const duplicates = [...perRecipient].filter(([, n]) => n > 1).map(([to, count]) => ({ to, count }));
+    const offset = q.offset ?? 0;
+    const page = matching.slice(offset, q.limit === undefined ? undefined : offset + q.limit);
+    return {
+      total: matching.length,
+      unique_recipients: perRecipient.size,
+      duplicate_recipients: duplicates,
+      data: page.map((r) => ({
+        wamid: r.wamid,
+        phone_number_id: r.phoneNumberId,
+        to: r.to,
+        template: { name: r.templateName, language: r.language },
+        biz_opaque_callback_data: r.bizOpaqueCallbackData,
+        accepted_at: new Date(r.acceptedAt).toISOString(),
+        parameters: JSON.parse(r.parameters) as SentParameters,
+      })),
+    };
+  }
+}

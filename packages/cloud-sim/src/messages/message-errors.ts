@@ -1,0 +1,76 @@
+import { GraphError } from '../errors';
+
+/** The Cloud API's answers to a refused `POST /{phone-number-id}/messages`, with Meta's codes and texts. */
+
+export function templateDoesNotExist(name: string, language: string): GraphError {
+  return new GraphError(404, 132001, '(#132001) Template name does not exist in the translation', {
+    details: `template name (${name}) does not exist in ${language}`,
+  });
+}
+
+export function templatePaused(name: string): GraphError {
+  return new GraphError(400, 132015, '(#132015) Template is paused', {
+    details: `Template ${name} is paused due to low quality so it cannot be sent in a template message`,
+  });
+}
+
+export function templateDisabled(name: string): GraphError {
+  return new GraphError(400, 132016, '(#132016) Template is disabled', {
+    details: `Template ${name} has been paused too many times due to low quality and is now permanently disabled`,
+  });
+}
+
+export function parameterCountMismatch(component: string, given: number, expected: number): GraphError {
+  return new GraphError(
+    400,
+    132000,
+    '(#132000) Number of parameters does not match the expected number of params',
+    {
+      details: `${component}: number of localizable_params (${given}) does not match the expected number of params (${expected})`,
+    },
+  );
+}
+
+export function parameterFormatMismatch(details: string): GraphError {
+  return new GraphError(
+    400,
+    132012,
+    '(#132012) Parameter format does not match format in the created template',
+    {
+      details,
+    },
+  );
+}
+
+export function throughputExceeded(): GraphError {
+  return new GraphError(400, 130429, '(#130429) Rate limit hit', {
+    details: 'Cloud API message throughput has been reached.',
+  });
+}
+
+export function pairRateLimitHit(): GraphError {
+  return new GraphError(400, 131056, '(#131056) (Business Account, Consumer Account) pair rate limit hit', {
+    details:
+      'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.',
+  });
+}
+
+export function somethingWentWrong(): GraphError {
+  return new GraphError(500, 131000, '(#131000) Something went wrong', {
+    details: 'Something went wrong',
+  });
+}
+
+/** The `errors[]` entry of a `failed` status for a recipient the sandbox treats as undeliverable. */
+export function undeliverableError() {
+  return {
+    code: 131026,
+    title: 'Message undeliverable',
+    message: 'Message undeliverable',
+    error_data: {
+      details:
+        'Message Undeliverable: the recipient is not a WhatsApp user, has not accepted the latest terms, or uses an old WhatsApp version.',
+    },
+    href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
+  };
+}

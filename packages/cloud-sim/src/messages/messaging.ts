@@ -1,0 +1,39 @@
+import { AcceptedLog } from './accepted-log';
+import { Faults } from './faults';
+import { PairRateLimiter } from './pair-rate';
+import type { BatchSettings, PayloadSink } from './status-emitter';
+import { StatusEmitter } from './status-emitter';
+import { ThroughputLimiter } from './token-bucket';
+import { WamidGenerator } from './wamid';
+
+/** Everything the messaging side keeps between calls; `reset` empties it, `stop` ends its timers. */
+export class Messaging {
+  readonly throughput = new ThroughputLimiter();
+  readonly pairRate = new PairRateLimiter();
+  readonly faults = new Faults();
+  readonly accepted = new AcceptedLog();
+  readonly wamids = new WamidGenerator();
+  readonly statuses: StatusEmitter;
+
+  constructor(sink: PayloadSink, batch: () => BatchSettings) {
+    this.statuses = new StatusEmitter(sink, batch);
+  }
+
+  reset(): void {
+    this.statuses.stop();
+    this.statuses.resetCounts();
+    this.throughput.clear();
+    this.pairRate.clear();
+    this.faults.reset();
+    this.accepted.clear();
+  }
+
+  stop(): void {
+    this.statuses.stop();
+    this.faults.wakeAll();
+  }
+
+  snapshot() {
+    return { accepted_count: this.accepted.size, ...this.statuses.stats(), faults: this.faults.view() };
+  }
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { SandboxContext } from '../context';
+import type { PhoneNumber } from '../state';
+import {
+  pairRateLimitHit,
+  templateDisabled,
+  templateDoesNotExist,
+  templatePaused,
+  throughputExceeded,
+} from './message-errors';
+import { isUndeliverable } from './recipient-rules';
+import { planStatuses } from './status-plan';
+import type { MessageInfo } from './status-payload';
+import { templateShape } from './template-shape';
+import { checkParameters, parseSendRequest } from './validate-send';
+
+export interface SendAnswer {
+  messaging_product: 'whatsapp';
+  contacts: { input: string; wa_id: string }[];
+  messages: { id: string; message_status: 'accepted' }[];
+}
+
+/**
+ * A template send, after the token and the number were checked: the request, the template and its
+ * parameters, the number's throughput, the pair rate; then the message is accepted, logged and its
+ * statuses planned.
+ */
+export function sendTemplateMessage(
+  ctx: SandboxContext,
+  phone: PhoneNumber,
+  params: Record<string, unknown>,
+): SendAnswer {
+  const { messaging, config } = ctx;
+  const send = parseSendRequest(params);
+  const template = ctx.state.templates.findByNameAndLanguage(
+    phone.wabaId,
+    send.templateName,
+    send.languageCode,
+  );
+  if (template?.status === 'PAUSED') throw templatePaused(template.name);
+  if (template?.status === 'DISABLED') throw templateDisabled(template.name);
+  if (template?.status !== 'APPROVED') throw templateDoesNotExist(send.templateName, send.languageCode);
+  const parameters = checkParameters(templateShape(template.components), send.components);
+
+  const now = Date.now();
+  if (!messaging.throughput.take(phone.id, phone.throughputLevel, now)) throw throughputExceeded();
+  const pair = { burst: config.pairRateBurst, windowMs: config.pairRateWindowMs };
+  if (!messaging.pairRate.take(phone.id, send.digits, pair, now)) throw pairRateLimitHit();
+
+  const wamid = messaging.wamids.next(send.digits);
+  messaging.accepted.add({
+    wamid,
+    phoneNumberId: phone.id,
+    to: send.digits,
+    templateName: template.name,
+    language: template.language,
+    bizOpaqueCallbackData: send.bizOpaqueCallbackData,
+    acceptedAt: now,
+    parameters,
+  });
+  const info: MessageInfo = {
+    wamid,
+    phoneNumberId: phone.id,
+    wabaId: phone.wabaId,
+    displayDigits: phone.digits,
+    recipient: send.digits,
+    bizOpaqueCallbackData: send.bizOpaqueCallbackData,
+    category: template.category.toLowerCase(),
+    conversationId: createHash('md5').update(`${phone.id}|${send.digits}`).digest('hex'),
+  };
+  const plan = planStatuses(now, isUndeliverable(send.digits), {
+    delaysMs: config.statusDelaysMs,
+    deliveredRate: config.deliveredRate,
+    readRate: config.readRate,
+    duplicateRate: config.duplicateRate,
+    reorderRate: config.reorderRate,
+    batchWindowMs: config.webhookBatchWindowMs,
+  });
+  messaging.statuses.schedule(info, plan);
+
+  const answer: SendAnswer = {
+    messaging_product: 'whatsapp',
+    contacts: [{ input: send.input, wa_id: send.digits }],
+    messages: [{ id: wamid, message_status: 'accepted' }],
+  };
+  ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });
+  return answer;
+}

@@ -1,0 +1,106 @@
+import { MinHeap } from './min-heap';
+import type { PlannedStatus } from './status-plan';
+import { statusesPayload } from './status-payload';
+import type { MessageInfo, StatusEvent } from './status-payload';
+
+interface QueuedStatus extends StatusEvent {
+  due: number;
+  seq: number;
+}
+
+export interface BatchSettings {
+  /** Statuses in one webhook POST at most. */
+  batchSize: number;
+  /** Statuses due within this window go out together. */
+  windowMs: number;
+}
+
+/** Posts one payload for a WABA (the webhook sender signs, sends and retries it). */
+export type PayloadSink = (wabaId: string, payload: unknown) => void;
+
+/**
+ * Holds planned statuses until they are due, then posts them batched: up to `batchSize` statuses of one
+ * WABA per webhook, a change per phone number. One timer for the whole queue, none while it is empty.
+ */
+export class StatusEmitter {
+  private readonly queue = new MinHeap<QueuedStatus>(
+    (a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq),
+  );
+  private seq = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private armedFor = Number.POSITIVE_INFINITY;
+  private lastTick = 0;
+  private counts = { statuses: 0, posts: 0 };
+
+  constructor(
+    private readonly sink: PayloadSink,
+    private readonly settings: () => BatchSettings,
+  ) {}
+
+  schedule(message: MessageInfo, plan: PlannedStatus[]): void {
+    for (const p of plan) {
+      this.seq += 1;
+      this.queue.push({ message, status: p.status, timestamp: p.timestamp, due: p.due, seq: this.seq });
+    }
+    this.arm();
+  }
+
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  stats() {
+    return {
+      pending_statuses: this.queue.size,
+      statuses_posted: this.counts.statuses,
+      posts: this.counts.posts,
+    };
+  }
+
+  /** Drops everything queued and the timer (reset, close). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    this.queue.clear();
+  }
+
+  resetCounts(): void {
+    this.counts = { statuses: 0, posts: 0 };
+  }
+
+  private arm(): void {
+    const first = this.queue.peek();
+    if (!first) return;
+    const target = Math.max(first.due, this.lastTick + this.settings().windowMs);
+    if (this.timer && target >= this.armedFor) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.armedFor = target;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, target - Date.now()));
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    this.timer = null;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    this.lastTick = now;
+    const byWaba = new Map<string, QueuedStatus[]>();
+    for (let next = this.queue.peek(); next && next.due <= now; next = this.queue.peek()) {
+      this.queue.pop();
+      const list = byWaba.get(next.message.wabaId);
+      if (list) list.push(next);
+      else byWaba.set(next.message.wabaId, [next]);
+    }
+    const { batchSize } = this.settings();
+    for (const [wabaId, list] of byWaba) {
+      for (let i = 0; i < list.length; i += batchSize) {
+        const chunk = list.slice(i, i + batchSize);
+        this.counts.statuses += chunk.length;
+        this.counts.posts += 1;
+        this.sink(wabaId, statusesPayload(wabaId, chunk));
+      }
+    }
+    this.arm();
+  }
+}

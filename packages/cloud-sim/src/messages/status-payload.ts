@@ -1,0 +1,132 @@
+import { undeliverableError } from './message-errors';
+import type { StatusName } from './status-plan';
+
+/** What a status webhook needs to know about the message it reports on. */
+export interface MessageInfo {
+  wamid: string;
+  phoneNumberId: string;
+  wabaId: string;
+  /** The business number's digits (`metadata.display_phone_number`). */
+  displayDigits: string;
+  recipient: string;
+  bizOpaqueCallbackData: string | null;
+  /** The template's category in lower case: the conversation origin and pricing category. */
+  category: string;
+  conversationId: string;
+}
+
+export interface StatusEvent {
+  message: MessageInfo;
+  status: StatusName;
+  timestamp: number;
+}
+
+const CONVERSATION_SECONDS = 24 * 60 * 60;
+
+/** One entry of `value.statuses[]`, as Meta sends it: every timestamp a string. */
+export function statusObject(event: StatusEvent) {
+  const { message, status, timestamp } = event;
+  const billed = status === 'sent' || status === 'delivered';
+  return {
+    id: message.wamid,
+    status,
+    timestamp: String(timestamp),
+    recipient_id: message.recipient,
+    ...(message.bizOpaqueCallbackData === null
+      ? {}
+      : { biz_opaque_callback_data: message.bizOpaqueCallbackData }),
+    ...(billed
+      ? {
+          conversation: {
+            id: message.conversationId,
+            ...(status === 'sent' ? { expiration_timestamp: String(timestamp + CONVERSATION_SECONDS) } : {}),
+            origin: { type: message.category },
+          },
+          pricing: { billable: true, pricing_model: 'PMP', category: message.category, type: 'regular' },
+        }
+      : {}),
+    ...(status === 'failed' ? { errors: [undeliverableError()] } : {}),
+  };
+}
+
+function metadata(message: Pick<MessageInfo, 'displayDigits' | 'phoneNumberId'>) {
+  return { display_phone_number: message.displayDigits, phone_number_id: message.phoneNumberId };
+}
+
+/** One `messages` notification for statuses of one WABA: a change per phone number, in event order. */
+export function statusesPayload(wabaId: string, events: StatusEvent[]) {
+  const byNumber = new Map<string, StatusEvent[]>();
+  for (const event of events) {
+    const list = byNumber.get(event.message.phoneNumberId);
+    if (list) list.push(event);
+    else byNumber.set(event.message.phoneNumberId, [event]);
+  }
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: wabaId,
+        changes: [...byNumber.values()].map((list) => ({
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: metadata((list[0] as StatusEvent).message),
+            statuses: list.map(statusObject),
+          },
+          field: 'messages',
+        })),
+      },
+    ],
+  };
+}
+
+export interface InboundMessage {
+  wabaId: string;
+  phoneNumberId: string;
+  displayDigits: string;
+  from: string;
+  profileName: string;
+  wamid: string;
+  timestamp: number;
+  /** A typed text, or a quick-reply tap on a template's button. */
+  content:
+    | { type: 'text'; body: string }
+    | { type: 'button'; payload: string; text: string; contextId: string | null };
+}
+
+/** A message from a person to the business number, as Meta notifies it. */
+export function inboundPayload(inbound: InboundMessage) {
+  const { content } = inbound;
+  const message = {
+    from: inbound.from,
+    id: inbound.wamid,
+    timestamp: String(inbound.timestamp),
+    ...(content.type === 'text'
+      ? { type: 'text', text: { body: content.body } }
+      : {
+          ...(content.contextId === null
+            ? {}
+            : { context: { from: inbound.displayDigits, id: content.contextId } }),
+          type: 'button',
+          button: { payload: content.payload, text: content.text },
+        }),
+  };
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: inbound.wabaId,
+        changes: [
+          {
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: metadata(inbound),
+              contacts: [{ profile: { name: inbound.profileName }, wa_id: inbound.from }],
+              messages: [message],
+            },
+            field: 'messages',
+          },
+        ],
+      },
+    ],
+  };
+}
