@@ -4,3 +4,4 @@ export * from './errors';
 export * from './health';
 export * from './phone-numbers';
 export * from './templates';
+export * from './broadcasts';

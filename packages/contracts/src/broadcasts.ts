@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/** Spec §9: the broadcast percentage slider. */
+export const BROADCAST_PERCENTAGE = { min: 1, max: 100, default: 55 } as const;
+export const BROADCAST_PAGE_SIZE = 10;
+/** Scheduling more than a year ahead is refused (a typo, not a plan). */
+export const MAX_SCHEDULE_AHEAD_SECONDS = 366 * 24 * 60 * 60;
+
+/** Spec §5 and §8: the New broadcast screen's messages. */
+export const BROADCAST_MESSAGES = {
+  nameRequired: 'Please enter a broadcast name',
+  templateRequired: 'Please select a message template',
+  scheduleRequired: 'Please select a date and time for the scheduled broadcast',
+  created: 'Broadcast created successfully!',
+  failed: 'Failed to create broadcast. Please try again.',
+  noWaba: 'No WABA ID found. Please set your WABA ID first.',
+} as const;
+
+/** The number of recipients a percentage of an audience gives: round(n × p / 100), as the engine samples. */
+export function sampleSize(audience: number, percentage: number): number {
+  return Math.round((audience * percentage) / 100);
+}
+
+const Percentage = z
+  .number({ message: 'percentage must be a number from 1 to 100' })
+  .int('percentage must be a whole number from 1 to 100')
+  .min(BROADCAST_PERCENTAGE.min, 'percentage must be from 1 to 100')
+  .max(BROADCAST_PERCENTAGE.max, 'percentage must be from 1 to 100');
+
+export const BroadcastRecipientsSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('all'), percentage: Percentage }),
+  z.object({
+    type: z.literal('filtered'),
+    tag_ids: z.array(z.number().int().positive()).min(1, 'Select at least one tag'),
+    percentage: Percentage,
+  }),
+]);
+
+/** POST /broadcast/create/ (spec §3 Broadcast create payload). */
+export const BroadcastCreateRequestSchema = z
+  .object({
+    name: z.string().trim().min(1, BROADCAST_MESSAGES.nameRequired).max(200),
+    /** Herald's template id (the list's `id`). */
+    template_id: z.coerce
+      .number({ message: BROADCAST_MESSAGES.templateRequired })
+      .int()
+      .positive(BROADCAST_MESSAGES.templateRequired),
+    recipients: BroadcastRecipientsSchema,
+    /** Unix seconds; absent means send now. */
+    scheduled_time: z.number().int().positive().optional(),
+  })
+  .meta({ id: 'BroadcastCreateRequest' });
+
+export const BROADCAST_STATUSES = [
+  'scheduled',
+  'sending',
+  'paused',
+  'completed',
+  'cancelled',
+  'failed',
+] as const;
+
+export const BroadcastCreateResponseSchema = z
+  .object({ id: z.number().int(), status: z.string(), total_recipients: z.number().int() })
+  .meta({ id: 'BroadcastCreateResponse' });
+
+/** Spec §3 Broadcast list row; percentages of total_recipients, 0–100 with one decimal. */
+export const BroadcastRowSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    /** ISO 8601: when it starts (or started). */
+    scheduled: z.string(),
+    delivered_percentage: z.number(),
+    read_percentage: z.number(),
+    sent_percentage: z.number(),
+    failed_percentage: z.number(),
+    total_recipients: z.number().int(),
+    status: z.string(),
+    template_name: z.string(),
+  })
+  .meta({ id: 'BroadcastRow' });
+
+/** The eight summary cards of Broadcast history, over every broadcast of the account. */
+export const BroadcastTotalsSchema = z
+  .object({
+    broadcasts: z.number().int(),
+    recipients: z.number().int(),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    read: z.number().int(),
+    failed: z.number().int(),
+    scheduled: z.number().int(),
+    sending: z.number().int(),
+  })
+  .meta({ id: 'BroadcastTotals' });
+
+export const BroadcastListQuerySchema = z.object({
+  page: z.coerce
+    .number({ message: 'must be a whole number from 1' })
+    .int()
+    .min(1, 'must be a whole number from 1')
+    .default(1),
+  search: z.string().trim().max(200).optional(),
+  sort: z.enum(['latest', 'oldest']).default('latest'),
+});
+
+export const BroadcastListResponseSchema = z
+  .object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(BroadcastRowSchema),
+    totals: BroadcastTotalsSchema,
+  })
+  .meta({ id: 'BroadcastList' });
+
+export type BroadcastCreateRequest = z.infer<typeof BroadcastCreateRequestSchema>;
+export type BroadcastCreateResponse = z.infer<typeof BroadcastCreateResponseSchema>;
+export type BroadcastRow = z.infer<typeof BroadcastRowSchema>;
+export type BroadcastTotals = z.infer<typeof BroadcastTotalsSchema>;
+export type BroadcastListQuery = z.infer<typeof BroadcastListQuerySchema>;
+export type BroadcastListResponse = z.infer<typeof BroadcastListResponseSchema>;
