@@ -43,8 +43,9 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   const app = Fastify({
     logger: logger ? { level: config.LOG_LEVEL } : false,
     trustProxy: config.TRUST_PROXY,
-    // Never let a hung client hold a socket forever.
-    requestTimeout: 30_000,
+    // Never let a hung client hold a socket forever, yet leave a 100 MB contact import (read only as fast as
+    // it is imported) the minutes it needs.
+    requestTimeout: 10 * 60_000,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -12,11 +12,10 @@ import {
   ImportRowErrorsResponseSchema,
   TagListResponseSchema,
 } from '@herald/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { uniqueViolation } from '../../db/transaction';
 import { HttpError } from '../../http-error';
+import { pageUrl } from '../../page-url';
 import type { ContactsService } from './contacts-service';
 
 const DEFAULT_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
@@ -34,15 +33,6 @@ const IdParamsSchema = z.object({
     .int('must be a contact id')
     .positive('must be a contact id'),
 });
-
-/** An absolute link to another page of the same list, as DRF's `next`/`previous` are. */
-function pageUrl(request: FastifyRequest, page: number, pageSize: number, search?: string): string {
-  const url = new URL(request.url.split('?')[0]!, `${request.protocol}://${request.host}`);
-  url.searchParams.set('page', String(page));
-  url.searchParams.set('page_size', String(pageSize));
-  if (search) url.searchParams.set('search', search);
-  return url.toString();
-}
 
 /** Spec §7 recipient calls, plus DELETE /recipient/{id}/. Registered inside the business (X-WABA-ID) scope. */
 export function contactsRoutes(
@@ -74,8 +64,13 @@ export function contactsRoutes(
         const search = query.search?.trim() || undefined;
         return {
           count: page.count,
-          next: page.hasNext ? pageUrl(request, query.page + 1, query.page_size, search) : null,
-          previous: query.page > 1 ? pageUrl(request, query.page - 1, query.page_size, search) : null,
+          next: page.hasNext
+            ? pageUrl(request, { page: query.page + 1, page_size: query.page_size, search })
+            : null,
+          previous:
+            query.page > 1
+              ? pageUrl(request, { page: query.page - 1, page_size: query.page_size, search })
+              : null,
           results: page.results,
         };
       },
@@ -203,13 +198,6 @@ export function contactsRoutes(
             }
           } catch (error) {
             if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-            if (uniqueViolation(error) !== undefined) {
-              throw HttpError.field(
-                409,
-                'file',
-                'A contact with a number in this file was added while it was importing; nothing was imported, please try again',
-              );
-            }
             throw error;
           }
           if (problem) throw problem;
