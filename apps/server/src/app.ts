@@ -3,6 +3,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type Config, requireSecrets } from './config';
 import type { Pool } from './db/pool';
 import { AuthService } from './features/auth/auth-service';
+import { BroadcastsService } from './features/broadcasts/broadcasts-service';
+import { broadcastsRoutes } from './features/broadcasts/routes';
 import { authRoutes } from './features/auth/routes';
 import { ContactsService } from './features/contacts/contacts-service';
 import { contactsRoutes } from './features/contacts/routes';
@@ -85,6 +87,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     await scope.register(numbersRoutes(new NumbersService({ pool, graph, secrets: secretBox })));
     await scope.register(contactsRoutes(new ContactsService({ pool })));
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
+    await scope.register(broadcastsRoutes(new BroadcastsService({ pool })));
   });
 
   await registerSpa(app, config.webDistDir);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, requireSecrets, type Config } from './config';
 import { startEmbeddedPostgres } from './db/embedded-postgres';
 import { migrate } from './db/migrate';
 import { assertDatabaseReachable, createPool } from './db/pool';
@@ -51,7 +51,17 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
   async work(config) {
     const databaseUrl = await requireDatabase(config);
     const pool = createPool(databaseUrl, 4);
-    const worker = await startWorker({ databaseUrl, pool, onError: (error) => console.error(error.message) });
+    const { encryptionKey } = requireSecrets(config);
+    const worker = await startWorker({
+      databaseUrl,
+      pool,
+      onError: (error) => console.error(error.message),
+      broadcasts: {
+        graphApiBase: config.graphApiBase,
+        graphVersion: config.GRAPH_API_VERSION,
+        encryptionKey,
+      },
+    });
     stopOnSignal(async () => {
       await worker.stop();
       await pool.end();

@@ -1,5 +1,9 @@
 import { hostname } from 'node:os';
 import PgBoss from 'pg-boss';
+import { BroadcastEngine } from '../features/broadcasts/broadcast-engine';
+import { startEngineLoop } from '../features/broadcasts/engine-loop';
+import { MessageSender } from '../features/broadcasts/message-sender';
+import { SecretBox } from '../security/secret-box';
 import type { Pool } from '../db/pool';
 import { createWebhookProcessor } from '../features/webhooks/create-webhook-processor';
 import { HEARTBEAT_CRON, HEARTBEAT_QUEUE, recordHeartbeat } from './heartbeat';
@@ -20,6 +24,8 @@ export async function startWorker(options: {
   databaseUrl: string;
   pool: Pool;
   onError?: (error: Error) => void;
+  /** Sending broadcasts needs the Cloud API and the key that opens business tokens. */
+  broadcasts?: { graphApiBase: string; graphVersion: string; encryptionKey: string };
 }): Promise<Worker> {
   const workerId = `${hostname()}:${process.pid}`;
   const boss = new PgBoss({ connectionString: options.databaseUrl, max: 4 });
@@ -38,9 +44,35 @@ export async function startWorker(options: {
     await webhooks.drainAll();
   });
   await boss.schedule(WEBHOOK_SWEEP_QUEUE, '* * * * *');
+
+  let engineLoop: { stop(): Promise<void> } | undefined;
+  if (options.broadcasts) {
+    const sender = new MessageSender(options.broadcasts.graphApiBase, options.broadcasts.graphVersion);
+    const log = {
+      info: () => undefined,
+      error: (details: object, message: string) =>
+        options.onError?.(new Error(`${message}: ${JSON.stringify(details)}`)),
+    };
+    const engine = new BroadcastEngine({
+      pool: options.pool,
+      sender,
+      secrets: new SecretBox(options.broadcasts.encryptionKey),
+      log,
+    });
+    const loop = await startEngineLoop(engine, options.databaseUrl, log);
+    engineLoop = {
+      async stop() {
+        await loop.stop();
+        sender.close();
+      },
+    };
+  }
   return {
     boss,
     // A short graceful window: jobs are idempotent or leased, so a cut-off job is simply retried later.
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 2_000 }),
+    async stop() {
+      await engineLoop?.stop();
+      await boss.stop({ graceful: true, wait: true, timeout: 2_000 });
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool';
+import { applyMessageStatuses } from '../broadcasts/message-status-webhooks';
 import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -13,5 +14,6 @@ export function createWebhookProcessor(
   const processor = new WebhookProcessor(pool, log);
   processor.on('message_template_status_update', applyTemplateStatusUpdate);
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
+  processor.on('messages', applyMessageStatuses);
   return processor;
 }

@@ -1,0 +1,385 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Pool } from '../../db/pool';
+import type { SecretBox } from '../../security/secret-box';
+import { AUDIENCE_SQL } from './audience-sql';
+import { refreshBroadcastCounts } from './broadcast-counts';
+import type { MessageSender, SendOutcome } from './message-sender';
+import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
+import { TokenBucket } from './token-bucket';
+
+const LEASE_SECONDS = 15;
+const BATCH = 200;
+const MAX_ATTEMPTS = 8;
+const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
+
+interface Claimed {
+  id: number;
+  broadcast_id: number;
+  whatsapp_number: string;
+  attempts: number;
+  contact: ContactValues | null;
+}
+
+interface SendContext {
+  token: string;
+  phoneNumberId: string;
+  templates: Map<number, SendableTemplate>;
+}
+
+type Result =
+  | { id: number; state: 'accepted'; wamid: string }
+  | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
+  | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string };
+
+export interface EngineLog {
+  info: (details: object, message: string) => void;
+  error: (details: object, message: string) => void;
+}
+
+/**
+ * The broadcast pipeline (docs/architecture.md): starts due broadcasts by freezing their audience, then runs
+ * one sender per phone number, holding a lease in Postgres so that across any number of workers a number
+ * sends from one place, paced at its throughput. Message rows are the queue: claimed with
+ * FOR UPDATE SKIP LOCKED, marked `sending` before the request, settled after it in batches.
+ */
+export class BroadcastEngine {
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly senders = new Map<number, Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      sender: MessageSender;
+      secrets: SecretBox;
+      log?: EngineLog;
+      /** Overrides the number's throughput level (tests, benchmarks). */
+      mpsOverride?: number;
+    },
+  ) {}
+
+  /** One pass: start what is due, then make sure every number with queued work has a sender. */
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    while (await this.startNextDue()) {
+      /* keep starting */
+    }
+    const { rows } = await this.deps.pool.query<{ phone_number_id: number }>(
+      `select distinct b.phone_number_id::int from broadcasts b
+        where b.status = 'sending'
+          and exists (select 1 from broadcast_messages m where m.broadcast_id = b.id and m.state in ('queued', 'sending'))`,
+    );
+    for (const { phone_number_id: phoneId } of rows) {
+      if (!this.senders.has(phoneId)) {
+        const run = this.runSender(phoneId)
+          .catch((error: Error) => this.deps.log?.error({ err: error, phoneId }, 'sender failed'))
+          .finally(() => this.senders.delete(phoneId));
+        this.senders.set(phoneId, run);
+      }
+    }
+    await this.completeFinished();
+  }
+
+  /** Resolves when every sender this process runs has finished (tests wait on it). */
+  async idle(): Promise<void> {
+    while (this.senders.size > 0) await Promise.all([...this.senders.values()]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.idle();
+    await this.deps.pool
+      .query('delete from sender_leases where holder = $1', [this.holder])
+      .catch(() => undefined);
+  }
+
+  /** Freezes the audience of one due broadcast: one INSERT … SELECT, sampled in a deterministic hash order. */
+  private async startNextDue(): Promise<boolean> {
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query('begin');
+      const due = await client.query<{
+        id: number;
+        waba_account_id: number;
+        audience: { tag_ids: number[] | null; percentage: number };
+      }>(
+        `select id::int, waba_account_id::int, audience from broadcasts
+          where status = 'scheduled' and scheduled_at <= now()
+          order by scheduled_at, id limit 1 for update skip locked`,
+      );
+      const broadcast = due.rows[0];
+      if (!broadcast) {
+        await client.query('rollback');
+        return false;
+      }
+      const inserted = await client.query(
+        `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
+         select $3::bigint, a.id, a.whatsapp_number
+           from (${AUDIENCE_SQL}) a
+          order by md5($3::text || ':' || a.id::text)
+          limit (select round(count(*) * $4::numeric / 100) from (${AUDIENCE_SQL}) x)
+         on conflict (broadcast_id, whatsapp_number) do nothing`,
+        [broadcast.waba_account_id, broadcast.audience.tag_ids, broadcast.id, broadcast.audience.percentage],
+      );
+      const total = inserted.rowCount ?? 0;
+      await client.query(
+        `update broadcasts set status = $2, total_recipients = $3, started_at = now(),
+                completed_at = case when $3 = 0 then now() end
+          where id = $1`,
+        [broadcast.id, total === 0 ? 'completed' : 'sending', total],
+      );
+      await client.query('commit');
+      this.deps.log?.info({ broadcastId: broadcast.id, recipients: total }, 'broadcast started');
+      return true;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Takes (or renews) the number's lease; a lease taken over from a dead sender turns its in-flight rows unconfirmed. */
+  private async acquireLease(phoneId: number): Promise<boolean> {
+    const { rows } = await this.deps.pool.query<{ previous: string | null }>(
+      `with previous as (select holder from sender_leases where phone_number_id = $1)
+       insert into sender_leases (phone_number_id, holder, expires_at)
+       values ($1, $2, now() + make_interval(secs => $3))
+       on conflict (phone_number_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
+         where sender_leases.expires_at < now() or sender_leases.holder = excluded.holder
+       returning (select holder from previous) as previous`,
+      [phoneId, this.holder, LEASE_SECONDS],
+    );
+    if (rows.length === 0) return false;
+    if (rows[0]!.previous !== this.holder) {
+      // Whoever held the lease died mid-send: its `sending` rows may or may not have reached Meta.
+      await this.deps.pool.query(
+        `update broadcast_messages m set state = 'unconfirmed'
+           from broadcasts b where m.broadcast_id = b.id and b.phone_number_id = $1 and m.state = 'sending'`,
+        [phoneId],
+      );
+    }
+    return true;
+  }
+
+  private async runSender(phoneId: number): Promise<void> {
+    if (!(await this.acquireLease(phoneId))) return;
+    const context = await this.sendContext(phoneId);
+    const bucket = new TokenBucket(context.mps);
+    try {
+      while (!this.stopped) {
+        if (!(await this.acquireLease(phoneId))) return;
+        const batch = await this.claim(phoneId);
+        if (batch.length === 0) {
+          const wait = await this.nextRetryInMs(phoneId);
+          if (wait === null) return;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
+          continue;
+        }
+        await this.loadTemplates(context, batch);
+        const results = await Promise.all(
+          batch.map(async (message) => {
+            const rendered = this.render(context, message);
+            if (!rendered.ok)
+              return { id: message.id, state: 'failed', code: null, title: rendered.reason } as Result;
+            await bucket.take();
+            const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
+              messaging_product: 'whatsapp',
+              recipient_type: 'individual',
+              to: message.whatsapp_number.replace(/^\+/, ''),
+              type: 'template',
+              biz_opaque_callback_data: String(message.id),
+              template: rendered.template,
+            });
+            return toResult(message, outcome);
+          }),
+        );
+        await this.settle(results);
+        await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
+      }
+    } finally {
+      await this.deps.pool
+        .query('delete from sender_leases where phone_number_id = $1 and holder = $2', [phoneId, this.holder])
+        .catch(() => undefined);
+    }
+  }
+
+  private async sendContext(phoneId: number) {
+    const { rows } = await this.deps.pool.query<{
+      phone_number_id: string;
+      throughput_level: string | null;
+      token: string;
+    }>(
+      `select p.phone_number_id, p.throughput_level, w.business_token_encrypted as token
+         from phone_numbers p join waba_accounts w on w.id = p.waba_account_id where p.id = $1`,
+      [phoneId],
+    );
+    const row = rows[0]!;
+    return {
+      token: this.deps.secrets.open(row.token),
+      phoneNumberId: row.phone_number_id,
+      templates: new Map<number, SendableTemplate>(),
+      mps: this.deps.mpsOverride ?? MPS_OF_LEVEL[row.throughput_level ?? 'STANDARD'] ?? 80,
+    };
+  }
+
+  private async claim(phoneId: number): Promise<Claimed[]> {
+    const { rows } = await this.deps.pool.query<Claimed & { contact: ContactValues | null }>(
+      `with picked as (
+         select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+          where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
+          order by m.broadcast_id, m.id limit $2 for update of m skip locked)
+       update broadcast_messages m set state = 'sending', attempts = m.attempts + 1
+         from picked where m.id = picked.id
+       returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,
+         (select jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
+                 'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
+            from contacts c where c.id = m.contact_id) as contact`,
+      [phoneId, BATCH],
+    );
+    return rows;
+  }
+
+  private async loadTemplates(context: SendContext, batch: Claimed[]): Promise<void> {
+    const missing = [...new Set(batch.map((m) => m.broadcast_id))].filter((id) => !context.templates.has(id));
+    if (missing.length === 0) return;
+    const { rows } = await this.deps.pool.query<{
+      broadcast_id: number;
+      name: string;
+      language: string;
+      components: Array<Record<string, unknown>> | null;
+      static_variables: unknown;
+      dynamic_variables: unknown;
+    }>(
+      `select b.id::int as broadcast_id, b.template_name as name, b.template_language as language, t.components,
+              t.static_variables, t.dynamic_variables
+         from broadcasts b left join templates t on t.id = b.template_id where b.id = any($1::bigint[])`,
+      [missing],
+    );
+    for (const row of rows) {
+      context.templates.set(row.broadcast_id, {
+        name: row.name,
+        language: row.language,
+        components: row.components ?? [],
+        staticVariables: row.static_variables,
+        dynamicVariables: row.dynamic_variables,
+      });
+    }
+  }
+
+  private render(context: SendContext, message: Claimed) {
+    const template = context.templates.get(message.broadcast_id);
+    if (!template?.components.length) return { ok: false as const, reason: 'The template no longer exists' };
+    const rendered = renderMessage(template, message.contact ?? {});
+    if (!rendered.ok) return rendered;
+    return {
+      ok: true as const,
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        components: rendered.components,
+      },
+    };
+  }
+
+  /** Writes a batch's outcomes in one statement per outcome kind. */
+  private async settle(results: Result[]): Promise<void> {
+    const accepted = results.filter(
+      (r): r is Extract<Result, { state: 'accepted' }> => r.state === 'accepted',
+    );
+    const retries = results.filter((r): r is Extract<Result, { state: 'queued' }> => r.state === 'queued');
+    const final = results.filter(
+      (r): r is Extract<Result, { state: 'failed' | 'unconfirmed' }> =>
+        r.state === 'failed' || r.state === 'unconfirmed',
+    );
+    const { pool } = this.deps;
+    if (accepted.length > 0) {
+      // A status webhook may already have moved the row past `sending`; only then keep its state.
+      await pool.query(
+        `update broadcast_messages m
+            set state = case when m.state in ('sending', 'unconfirmed') then 'accepted' else m.state end,
+                wamid = x.wamid, accepted_at = coalesce(m.accepted_at, now())
+           from unnest($1::bigint[], $2::text[]) as x(id, wamid) where m.id = x.id`,
+        [accepted.map((r) => r.id), accepted.map((r) => r.wamid)],
+      );
+    }
+    if (retries.length > 0) {
+      await pool.query(
+        `update broadcast_messages m set state = 'queued', next_attempt_at = now() + make_interval(secs => x.delay / 1000.0),
+                error_code = x.code, error_title = x.title
+           from unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) as x(id, delay, code, title)
+          where m.id = x.id and m.state = 'sending'`,
+        [
+          retries.map((r) => r.id),
+          retries.map((r) => r.delayMs),
+          retries.map((r) => r.code),
+          retries.map((r) => r.title),
+        ],
+      );
+    }
+    if (final.length > 0) {
+      await pool.query(
+        `update broadcast_messages m set state = x.state, error_code = x.code, error_title = x.title,
+                failed_at = case when x.state = 'failed' then now() end
+           from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)
+          where m.id = x.id and m.state = 'sending'`,
+        [
+          final.map((r) => r.id),
+          final.map((r) => r.state),
+          final.map((r) => r.code),
+          final.map((r) => r.title),
+        ],
+      );
+    }
+  }
+
+  private async nextRetryInMs(phoneId: number): Promise<number | null> {
+    const { rows } = await this.deps.pool.query<{ wait: number | null }>(
+      `select extract(epoch from (min(m.next_attempt_at) - now())) * 1000 as wait
+         from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+        where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued'`,
+      [phoneId],
+    );
+    const wait = rows[0]?.wait;
+    return wait === null || wait === undefined ? null : Math.max(0, Number(wait));
+  }
+
+  /** A broadcast is completed once no message is waiting or in flight (unconfirmed ones wait for Meta). */
+  private async completeFinished(): Promise<void> {
+    await this.deps.pool.query(
+      `update broadcasts b set status = 'completed', completed_at = now()
+        where b.status = 'sending'
+          and not exists (select 1 from broadcast_messages m
+                           where m.broadcast_id = b.id and m.state in ('queued', 'sending', 'unconfirmed'))`,
+    );
+  }
+}
+
+function toResult(message: Claimed, outcome: SendOutcome): Result {
+  switch (outcome.kind) {
+    case 'accepted':
+      return { id: message.id, state: 'accepted', wamid: outcome.wamid };
+    case 'unconfirmed':
+      return { id: message.id, state: 'unconfirmed', code: null, title: outcome.title };
+    case 'failed':
+      return { id: message.id, state: 'failed', code: outcome.code, title: outcome.title };
+    case 'retry': {
+      if (message.attempts >= MAX_ATTEMPTS) {
+        return {
+          id: message.id,
+          state: 'failed',
+          code: outcome.code,
+          title: `Gave up after ${message.attempts} tries: ${outcome.title}`,
+        };
+      }
+      // Exponential backoff with full jitter, at least what Meta asks (6 s per recipient for the pair rate).
+      const backoff = Math.min(30_000, 500 * 2 ** (message.attempts - 1));
+      const delayMs = Math.max(
+        outcome.minDelayMs ?? 0,
+        Math.round(backoff / 2 + Math.random() * (backoff / 2)),
+      );
+      return { id: message.id, state: 'queued', delayMs, code: outcome.code, title: outcome.title };
+    }
+  }
+}

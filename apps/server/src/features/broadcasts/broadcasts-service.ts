@@ -1,0 +1,170 @@
+import {
+  BROADCAST_MESSAGES,
+  MAX_SCHEDULE_AHEAD_SECONDS,
+  sampleSize,
+  type BroadcastCreateRequest,
+  type BroadcastListQuery,
+  type BroadcastRow,
+} from '@herald/contracts';
+import type { Pool } from '../../db/pool';
+import { HttpError } from '../../http-error';
+import type { OwnedWaba } from '../accounts/accounts-repo';
+import { AUDIENCE_SQL } from './audience-sql';
+
+export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
+const PAGE_SIZE = 10;
+
+const percent = (part: number, total: number) => (total > 0 ? Math.round((part / total) * 1000) / 10 : 0);
+
+/** Creating and listing broadcasts; sending is the engine's (broadcast-engine.ts). */
+export class BroadcastsService {
+  constructor(private readonly deps: { pool: Pool; now?: () => number }) {}
+
+  async create(waba: OwnedWaba, request: BroadcastCreateRequest) {
+    const { pool } = this.deps;
+    const now = this.deps.now?.() ?? Date.now();
+    const template = (
+      await pool.query<{ id: number; name: string; language: string; status: string }>(
+        'select id::int, name, language, status from templates where waba_account_id = $1 and id = $2',
+        [waba.id, request.template_id],
+      )
+    ).rows[0];
+    if (!template) throw HttpError.field(400, 'template_id', BROADCAST_MESSAGES.templateRequired);
+    if (template.status !== 'APPROVED') {
+      throw HttpError.field(
+        400,
+        'template_id',
+        `Template ${template.name} is ${template.status}: only approved templates can be sent`,
+      );
+    }
+    const tagIds = request.recipients.type === 'filtered' ? [...new Set(request.recipients.tag_ids)] : null;
+    if (tagIds) {
+      const found = await pool.query(
+        'select 1 from tags where waba_account_id = $1 and id = any($2::bigint[])',
+        [waba.id, tagIds],
+      );
+      if (found.rowCount !== tagIds.length) {
+        throw HttpError.field(400, 'recipients.tag_ids', 'One or more tags do not exist in this account');
+      }
+    }
+    let scheduledAt = new Date(now);
+    if (request.scheduled_time !== undefined) {
+      const seconds = request.scheduled_time;
+      if (seconds * 1000 <= now)
+        throw HttpError.field(400, 'scheduled_time', 'The scheduled time must be in the future');
+      if (seconds * 1000 > now + MAX_SCHEDULE_AHEAD_SECONDS * 1000) {
+        throw HttpError.field(400, 'scheduled_time', 'The scheduled time must be within a year');
+      }
+      scheduledAt = new Date(seconds * 1000);
+    }
+    const phone = (
+      await pool.query<{ id: number }>(
+        'select id::int from phone_numbers where waba_account_id = $1 order by id limit 1',
+        [waba.id],
+      )
+    ).rows[0];
+    if (!phone) throw HttpError.field(400, 'template_id', 'This account has no WhatsApp number to send from');
+
+    const audience = Number(
+      (await pool.query<{ n: string }>(`select count(*) as n from (${AUDIENCE_SQL}) a`, [waba.id, tagIds]))
+        .rows[0]!.n,
+    );
+    const estimate = sampleSize(audience, request.recipients.percentage);
+    const { rows } = await pool.query<{ id: number }>(
+      `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
+                               audience, scheduled_at, status, total_recipients)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9) returning id::int`,
+      [
+        waba.id,
+        phone.id,
+        template.id,
+        template.name,
+        template.language,
+        request.name.trim(),
+        JSON.stringify({
+          type: request.recipients.type,
+          tag_ids: tagIds,
+          percentage: request.recipients.percentage,
+        }),
+        scheduledAt,
+        estimate,
+      ],
+    );
+    // Wake the engine now rather than at its next poll: the first message should leave within a second.
+    await pool.query(`select pg_notify('${BROADCASTS_DUE_CHANNEL}', $1)`, [String(rows[0]!.id)]);
+    return {
+      id: rows[0]!.id,
+      status: request.scheduled_time === undefined ? 'sending' : 'scheduled',
+      total_recipients: estimate,
+    };
+  }
+
+  async list(waba: OwnedWaba, query: BroadcastListQuery, pageUrl: (page: number) => string) {
+    const { pool } = this.deps;
+    const search = query.search ? `%${query.search.replace(/[\\%_]/g, '\\$&')}%` : null;
+    const order = query.sort === 'oldest' ? 'created_at asc, id asc' : 'created_at desc, id desc';
+    const where = 'waba_account_id = $1 and ($2::text is null or name ilike $2 or template_name ilike $2)';
+    const [count, rows, totals] = await Promise.all([
+      pool.query<{ n: number }>(`select count(*)::int as n from broadcasts where ${where}`, [
+        waba.id,
+        search,
+      ]),
+      pool.query<{
+        id: number;
+        name: string;
+        template_name: string;
+        scheduled_at: Date;
+        status: string;
+        total_recipients: number;
+        accepted_count: number;
+        delivered_count: number;
+        read_count: number;
+        failed_count: number;
+      }>(
+        `select id::int, name, template_name, scheduled_at, status, total_recipients, accepted_count, delivered_count,
+                read_count, failed_count
+           from broadcasts where ${where} order by ${order} limit $3 offset $4`,
+        [waba.id, search, PAGE_SIZE, (query.page - 1) * PAGE_SIZE],
+      ),
+      pool.query<Record<string, number>>(
+        `select count(*)::int as broadcasts, coalesce(sum(total_recipients), 0)::int as recipients,
+                coalesce(sum(accepted_count), 0)::int as sent, coalesce(sum(delivered_count), 0)::int as delivered,
+                coalesce(sum(read_count), 0)::int as read, coalesce(sum(failed_count), 0)::int as failed,
+                count(*) filter (where status = 'scheduled')::int as scheduled,
+                count(*) filter (where status = 'sending')::int as sending
+           from broadcasts where waba_account_id = $1`,
+        [waba.id],
+      ),
+    ]);
+    const total = count.rows[0]!.n;
+    const results: BroadcastRow[] = rows.rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      template_name: row.template_name,
+      scheduled: row.scheduled_at.toISOString(),
+      status: row.status,
+      total_recipients: row.total_recipients,
+      sent_percentage: percent(row.accepted_count, row.total_recipients),
+      delivered_percentage: percent(row.delivered_count, row.total_recipients),
+      read_percentage: percent(row.read_count, row.total_recipients),
+      failed_percentage: percent(row.failed_count, row.total_recipients),
+    }));
+    const t = totals.rows[0]!;
+    return {
+      count: total,
+      next: query.page * PAGE_SIZE < total ? pageUrl(query.page + 1) : null,
+      previous: query.page > 1 ? pageUrl(query.page - 1) : null,
+      results,
+      totals: {
+        broadcasts: t.broadcasts!,
+        recipients: t.recipients!,
+        sent: t.sent!,
+        delivered: t.delivered!,
+        read: t.read!,
+        failed: t.failed!,
+        scheduled: t.scheduled!,
+        sending: t.sending!,
+      },
+    };
+  }
+}

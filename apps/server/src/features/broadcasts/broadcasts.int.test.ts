@@ -1,0 +1,484 @@
+import type { SandboxSnapshot } from '@herald/cloud-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
+import { SecretBox } from '../../security/secret-box';
+import { signedInUser } from '../auth/auth-test-helpers';
+import { signBody } from '../webhooks/signature';
+import { BroadcastEngine } from './broadcast-engine';
+import { MessageSender } from './message-sender';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof signedInUser>>;
+let headers: Record<string, string>;
+let wabaAccountId: number;
+let engine: BroadcastEngine;
+let sender: MessageSender;
+let approvedTemplateId: number;
+let vipTagId: number;
+
+const sandbox = (path: string, body?: object) =>
+  fetch(`${t.sandboxUrl}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json());
+
+async function createBroadcast(body: Record<string, unknown>) {
+  return t.app.inject({ method: 'POST', url: '/broadcast/create/', headers, payload: body });
+}
+
+/** Ticks the engine until the broadcast has sent everything and its statuses have come back. */
+async function runUntil(check: () => Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await engine.tick();
+    await engine.idle();
+    await t.app.webhooks.idle();
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const broadcastRow = async (id: number) =>
+  (await t.db.pool.query('select * from broadcasts where id = $1', [id])).rows[0];
+const messageStates = async (id: number) =>
+  (
+    await t.db.pool.query<{ state: string; n: number }>(
+      'select state, count(*)::int as n from broadcast_messages where broadcast_id = $1 group by state',
+      [id],
+    )
+  ).rows.reduce<Record<string, number>>((acc, row) => ({ ...acc, [row.state]: row.n }), {});
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  await sandbox('/__sandbox/config', {
+    webhook_url: `${address}/webhooks/whatsapp`,
+    review_delay_ms: 50,
+    status_delays_ms: { sent: 10, delivered: 30, read: 60 },
+    read_rate: 0.5,
+    pair_rate_window_ms: 0,
+  });
+  owner = await signedInUser(t, 'broadcasts@acme.test');
+  headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
+  wabaAccountId = (
+    await t.db.pool.query('select id::int from waba_accounts where waba_id = $1', [owner.business.waba_id])
+  ).rows[0].id;
+
+  // 100 contacts: 40 tagged VIP, of which 5 opted out, and 5 more opted out untagged.
+  vipTagId = (
+    await t.db.pool.query("insert into tags (waba_account_id, name) values ($1, 'VIP') returning id::int", [
+      wabaAccountId,
+    ])
+  ).rows[0].id;
+  for (let i = 0; i < 100; i += 1) {
+    const optedOut = i < 5 || (i >= 40 && i < 45);
+    const { rows } = await t.db.pool.query(
+      `insert into contacts (waba_account_id, name, whatsapp_number, email, opted_out_at)
+       values ($1, $2, $3, $4, $5) returning id`,
+      [
+        wabaAccountId,
+        `Person ${i}`,
+        `+1415555${String(1000 + i)}`,
+        i === 99 ? null : `p${i}@x.test`,
+        optedOut ? new Date() : null,
+      ],
+    );
+    if (i < 40) await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, vipTagId]);
+  }
+
+  const template = await t.app.inject({
+    method: 'POST',
+    url: '/meta/templates/',
+    headers,
+    payload: {
+      name: 'hello_person',
+      language: 'en_US',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, your code is {{2}}.' }],
+      static_variables: { body_variable: [{ '2': 'X7' }] },
+      dynamic_variables: { body_variable: { '1': 'name' } },
+    },
+  });
+  approvedTemplateId = template.json().id;
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    await t.app.webhooks.idle();
+    const { rows } = await t.db.pool.query('select status from templates where id = $1', [
+      approvedTemplateId,
+    ]);
+    if (rows[0].status === 'APPROVED') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  sender = new MessageSender(t.sandboxUrl, 'v21.0');
+  engine = new BroadcastEngine({ pool: t.db.pool, sender, secrets: new SecretBox(t.config.ENCRYPTION_KEY!) });
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  sender?.close();
+  await t.close();
+});
+
+describe('POST /broadcast/create/ validation', () => {
+  it.each([
+    ['a blank name', { name: '   ' }, 'name', 'Please enter a broadcast name'],
+    ['an unknown template', { template_id: 999999 }, 'template_id', 'Please select a message template'],
+    ['a percentage of 0', { recipients: { type: 'all', percentage: 0 } }, 'recipients.percentage', undefined],
+    ['a past time', { scheduled_time: Math.floor(Date.now() / 1000) - 60 }, 'scheduled_time', undefined],
+    [
+      'a time over a year ahead',
+      { scheduled_time: Math.floor(Date.now() / 1000) + 400 * 86_400 },
+      'scheduled_time',
+      undefined,
+    ],
+    [
+      'a foreign tag',
+      { recipients: { type: 'filtered', tag_ids: [987654], percentage: 50 } },
+      'recipients.tag_ids',
+      undefined,
+    ],
+  ])('refuses %s naming the field', async (_label, override, field, message) => {
+    const response = await createBroadcast({
+      name: 'Bad one',
+      template_id: approvedTemplateId,
+      recipients: { type: 'all', percentage: 100 },
+      ...override,
+    });
+    expect(response.statusCode).toBe(400);
+    const error = response.json().errors[0];
+    expect(error.field).toBe(field);
+    if (message) expect(error.message).toBe(message);
+    expect(response.json().message).toBeTruthy();
+  });
+
+  it('refuses a template that is not approved', async () => {
+    const { rows } = await t.db.pool.query(
+      `insert into templates (waba_account_id, name, language, category, status, components)
+       values ($1, 'draft_one', 'en_US', 'MARKETING', 'DRAFT', '[]') returning id::int`,
+      [wabaAccountId],
+    );
+    const response = await createBroadcast({
+      name: 'x',
+      template_id: rows[0].id,
+      recipients: { type: 'all', percentage: 10 },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('DRAFT');
+  });
+});
+
+describe('sending', () => {
+  it('samples the audience exactly: tag members not opted out, round(n × p / 100)', async () => {
+    const response = await createBroadcast({
+      name: 'VIP half',
+      template_id: approvedTemplateId,
+      recipients: { type: 'filtered', tag_ids: [vipTagId], percentage: 50 },
+    });
+    expect(response.statusCode).toBe(201);
+    // 40 tagged, 5 opted out: 35 × 50% = 17.5 → 18.
+    expect(response.json()).toMatchObject({ status: 'sending', total_recipients: 18 });
+    const id = response.json().id;
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const { rows } = await t.db.pool.query(
+      `select c.opted_out_at, exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = $2) as vip
+         from broadcast_messages m join contacts c on c.id = m.contact_id where m.broadcast_id = $1`,
+      [id, vipTagId],
+    );
+    expect(rows).toHaveLength(18);
+    expect(rows.every((r) => r.opted_out_at === null && r.vip)).toBe(true);
+  });
+
+  it('personalises each message, sends each recipient once, and counts statuses from the webhooks', async () => {
+    const response = await createBroadcast({
+      name: 'Everyone',
+      template_id: approvedTemplateId,
+      recipients: { type: 'all', percentage: 100 },
+    });
+    const id = response.json().id;
+    expect(response.json().total_recipients).toBe(90);
+    await runUntil(async () => {
+      const row = await broadcastRow(id);
+      return row.status === 'completed' && row.delivered_count === 90;
+    });
+    const log = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=1000`,
+    )) as {
+      data: Array<{ to: string; biz_opaque_callback_data: string; parameters: Record<string, string[]> }>;
+    };
+    const mine = log.data.filter(
+      (m) => (m.parameters.body ?? []).length > 0 && !Number.isNaN(Number(m.biz_opaque_callback_data)),
+    );
+    const person7 = mine.find((m) => m.to === '14155551007');
+    expect(person7?.parameters.body).toEqual(['Person 7', 'X7']);
+    const row = await broadcastRow(id);
+    expect(row.accepted_count).toBe(90);
+    expect(row.delivered_count).toBe(90);
+
+    const list = (await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers })).json();
+    const item = list.results.find((r: { id: number }) => r.id === id);
+    expect(item).toMatchObject({
+      sent_percentage: 100,
+      delivered_percentage: 100,
+      status: 'completed',
+      total_recipients: 90,
+    });
+    expect(list.totals.broadcasts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('fails a recipient missing a dynamic value with a clear reason instead of sending a blank', async () => {
+    const { rows } = await t.db.pool.query(
+      `insert into templates (waba_account_id, name, language, category, status, components, dynamic_variables, meta_template_id)
+       values ($1, 'needs_email', 'en_US', 'MARKETING', 'APPROVED', '[{"type":"BODY","text":"Mail {{1}}"}]',
+               '{"body_variable":{"1":"email"}}', null) returning id::int`,
+      [wabaAccountId],
+    );
+    const response = await createBroadcast({
+      name: 'Emails',
+      template_id: rows[0].id,
+      recipients: { type: 'all', percentage: 100 },
+    });
+    const id = response.json().id;
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const failed = await t.db.pool.query(
+      `select m.error_title from broadcast_messages m join contacts c on c.id = m.contact_id
+        where m.broadcast_id = $1 and c.email is null`,
+      [id],
+    );
+    expect(failed.rows).toEqual([{ error_title: 'The contact has no email for {{1}}' }]);
+  });
+
+  it('retries 5xx and 130429 bursts until every message is accepted exactly once', async () => {
+    await sandbox('/__sandbox/faults', { error_rate_5xx: 0.1, rate_limit_burst: { every_n: 10, length: 3 } });
+    try {
+      const before = (await sandbox(
+        `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
+      )) as {
+        total: number;
+      };
+      const response = await createBroadcast({
+        name: 'Faulty',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 100 },
+      });
+      const id = response.json().id;
+      await runUntil(async () => (await broadcastRow(id)).status === 'completed', 60_000);
+      expect(await messageStates(id)).not.toHaveProperty('failed');
+      const after = (await sandbox(
+        `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
+      )) as {
+        total: number;
+      };
+      expect(after.total - before.total).toBe(90);
+      const retried = await t.db.pool.query(
+        'select count(*)::int as n from broadcast_messages where broadcast_id = $1 and attempts > 1',
+        [id],
+      );
+      expect(retried.rows[0].n).toBeGreaterThan(0);
+    } finally {
+      await sandbox('/__sandbox/faults', { error_rate_5xx: 0, rate_limit_burst: null });
+    }
+  });
+
+  it('records Meta’s permanent failure (131026) with its code and title', async () => {
+    const { rows } = await t.db.pool.query(
+      `insert into contacts (waba_account_id, name, whatsapp_number) values ($1, 'Nobody', '+14155550000') returning id`,
+      [wabaAccountId],
+    );
+    const tag = (
+      await t.db.pool.query(
+        "insert into tags (waba_account_id, name) values ($1, 'Ghost') returning id::int",
+        [wabaAccountId],
+      )
+    ).rows[0].id;
+    await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, tag]);
+    const id = (
+      await createBroadcast({
+        name: 'Ghost',
+        template_id: approvedTemplateId,
+        recipients: { type: 'filtered', tag_ids: [tag], percentage: 100 },
+      })
+    ).json().id;
+    await runUntil(async () => (await broadcastRow(id)).failed_count === 1);
+    const message = (
+      await t.db.pool.query(
+        'select state, error_code, error_title from broadcast_messages where broadcast_id = $1',
+        [id],
+      )
+    ).rows[0];
+    expect(message).toMatchObject({ state: 'failed', error_code: 131026 });
+    expect(message.error_title).toBeTruthy();
+  });
+
+  it('starts a scheduled broadcast when it is due, not before', async () => {
+    const due = Math.floor(Date.now() / 1000) + 2;
+    const response = await createBroadcast({
+      name: 'Later',
+      template_id: approvedTemplateId,
+      recipients: { type: 'all', percentage: 10 },
+      scheduled_time: due,
+    });
+    expect(response.json().status).toBe('scheduled');
+    const id = response.json().id;
+    await engine.tick();
+    expect((await broadcastRow(id)).status).toBe('scheduled');
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    expect((await broadcastRow(id)).started_at.getTime()).toBeGreaterThanOrEqual(due * 1000 - 50);
+  });
+});
+
+describe('crash safety and status webhooks', () => {
+  async function deliver(statuses: object[]) {
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: owner.business.waba_id,
+          changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', statuses } }],
+        },
+      ],
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/whatsapp',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signBody(t.config.META_APP_SECRET, body),
+      },
+      payload: body,
+    });
+    await t.app.webhooks.idle();
+  }
+
+  it('never resends a row a dead sender left in flight; its status webhook settles it', async () => {
+    const id = (
+      await createBroadcast({
+        name: 'Crash',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 5 },
+      })
+    ).json().id;
+    // Freeze the audience, then pretend a sender claimed two rows and died holding an expired lease.
+    await sandbox('/__sandbox/config', {
+      status_delays_ms: { sent: 60_000, delivered: 60_000, read: 60_000 },
+    });
+    const phone = (
+      await t.db.pool.query('select phone_number_id::int as p from broadcasts where id = $1', [id])
+    ).rows[0].p;
+    await t.db.pool.query("update broadcasts set status = 'sending', started_at = now() where id = $1", [id]);
+    await t.db.pool.query(
+      `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number, state)
+       select $1, id, whatsapp_number, case when rn <= 2 then 'sending' else 'queued' end
+         from (select id, whatsapp_number, row_number() over (order by id) as rn from contacts
+                where waba_account_id = $2 and opted_out_at is null order by id limit 5) c`,
+      [id, wabaAccountId],
+    );
+    await t.db.pool.query(
+      `insert into sender_leases (phone_number_id, holder, expires_at) values ($1, 'dead-worker', now() - interval '1 second')
+       on conflict (phone_number_id) do update set holder = 'dead-worker', expires_at = now() - interval '1 second'`,
+      [phone],
+    );
+    const before = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
+    )) as { total: number };
+    await engine.tick();
+    await engine.idle();
+    const states = await messageStates(id);
+    expect(states).toMatchObject({ unconfirmed: 2, accepted: 3 });
+    const after = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
+    )) as { total: number };
+    expect(after.total - before.total).toBe(3);
+    expect((await broadcastRow(id)).status).toBe('sending');
+
+    const orphans = (
+      await t.db.pool.query(
+        "select id from broadcast_messages where broadcast_id = $1 and state = 'unconfirmed'",
+        [id],
+      )
+    ).rows;
+    await deliver(
+      orphans.map((o) => ({
+        id: `wamid.crash${o.id}`,
+        status: 'delivered',
+        timestamp: '1',
+        biz_opaque_callback_data: String(o.id),
+      })),
+    );
+    expect(await messageStates(id)).toMatchObject({ delivered: 2 });
+    await engine.tick();
+    expect((await broadcastRow(id)).status).toBe('completed');
+    await sandbox('/__sandbox/config', { status_delays_ms: { sent: 10, delivered: 30, read: 60 } });
+  });
+
+  it('moves states only forward: duplicated and reordered statuses keep counts exact', async () => {
+    const id = (
+      await createBroadcast({
+        name: 'Order',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 2 },
+      })
+    ).json().id;
+    await sandbox('/__sandbox/config', {
+      status_delays_ms: { sent: 60_000, delivered: 60_000, read: 60_000 },
+    });
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const rows = (
+      await t.db.pool.query('select id, wamid from broadcast_messages where broadcast_id = $1 order by id', [
+        id,
+      ])
+    ).rows;
+    expect(rows).toHaveLength(2);
+    const [a, b] = rows;
+    await deliver([
+      { id: a.wamid, status: 'read', timestamp: '3' },
+      { id: a.wamid, status: 'delivered', timestamp: '2' },
+      { id: b.wamid, status: 'delivered', timestamp: '2' },
+    ]);
+    await deliver([
+      { id: a.wamid, status: 'sent', timestamp: '1' },
+      { id: b.wamid, status: 'delivered', timestamp: '2' },
+      { id: b.wamid, status: 'failed', timestamp: '4', errors: [{ code: 131050, title: 'stopped' }] },
+    ]);
+    expect(await messageStates(id)).toEqual({ read: 1, delivered: 1 });
+    const row = await broadcastRow(id);
+    expect({
+      accepted: row.accepted_count,
+      delivered: row.delivered_count,
+      read: row.read_count,
+      failed: row.failed_count,
+    }).toEqual({
+      accepted: 2,
+      delivered: 2,
+      read: 1,
+      failed: 0,
+    });
+    await sandbox('/__sandbox/config', { status_delays_ms: { sent: 10, delivered: 30, read: 60 } });
+  });
+});
+
+describe('GET /broadcast/create/', () => {
+  it('lists newest first with search and paging fields, for the selected account only', async () => {
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/broadcast/create/?search=vip', headers })
+    ).json();
+    expect(list.results.map((r: { name: string }) => r.name)).toEqual(['VIP half']);
+    const oldest = (
+      await t.app.inject({ method: 'GET', url: '/broadcast/create/?sort=oldest', headers })
+    ).json();
+    expect(oldest.results[0].name).toBe('VIP half');
+    const stranger = await signedInUser(t, 'stranger-broadcasts@acme.test');
+    const theirs = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/broadcast/create/',
+        headers: { authorization: `Bearer ${stranger.accessToken}` },
+      })
+    ).json();
+    expect(theirs.count).toBe(0);
+  });
+});
+
+// Keeps the type import used when the sandbox state is read in future tests.
+export type { SandboxSnapshot };

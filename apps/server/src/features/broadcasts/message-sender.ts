@@ -1,0 +1,99 @@
+import http from 'node:http';
+import https from 'node:https';
+
+export type SendOutcome =
+  | { kind: 'accepted'; wamid: string }
+  | { kind: 'retry'; code: number; title: string; minDelayMs?: number }
+  | { kind: 'failed'; code: number; title: string }
+  /** The request may have reached Meta: never resend blindly; a status webhook settles it. */
+  | { kind: 'unconfirmed'; title: string };
+
+// Meta's codes that mean "not now" rather than "never" (facts §6).
+const RETRY_CODES = new Set([130429, 131056, 131000, 131016, 4, 80007, 2]);
+const PAIR_RATE = 131056;
+
+/**
+ * `POST /{phone-number-id}/messages` over a keep-alive agent (node:http, which sustains far more requests per
+ * second than fetch here). Classifies every answer: accepted, retry later, failed for good, or unconfirmed.
+ */
+export class MessageSender {
+  private readonly agent: http.Agent;
+  private readonly transport: typeof http | typeof https;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly version: string,
+    maxSockets = 64,
+  ) {
+    this.transport = baseUrl.startsWith('https:') ? https : http;
+    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets });
+  }
+
+  send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
+    const payload = Buffer.from(JSON.stringify(body));
+    const url = new URL(`${this.baseUrl}/${this.version}/${phoneNumberId}/messages`);
+    return new Promise((resolve) => {
+      let written = false;
+      const request = this.transport.request(
+        url,
+        {
+          method: 'POST',
+          agent: this.agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'content-length': payload.length,
+          },
+          timeout: 30_000,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve(classify(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))),
+          );
+          response.on('error', () => resolve({ kind: 'unconfirmed', title: 'The answer was cut off' }));
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error('timeout')));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // Refused before anything was sent: provably not accepted, so it is safe to retry.
+        if (!written || error.code === 'ECONNREFUSED') {
+          resolve({ kind: 'retry', code: 0, title: `Cloud API unreachable: ${error.code ?? error.message}` });
+        } else {
+          resolve({ kind: 'unconfirmed', title: `No answer: ${error.code ?? error.message}` });
+        }
+      });
+      request.on('socket', (socket) => {
+        if (!socket.connecting) written = true;
+        else socket.once('connect', () => (written = true));
+      });
+      request.end(payload);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function classify(status: number, text: string): SendOutcome {
+  let body: {
+    messages?: Array<{ id?: string }>;
+    error?: { code?: number; message?: string; error_data?: { details?: string } };
+  } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return status >= 500
+      ? { kind: 'retry', code: status, title: `Cloud API answered ${status}` }
+      : { kind: 'failed', code: status, title: `Cloud API answered ${status}` };
+  }
+  const wamid = body.messages?.[0]?.id;
+  if (status >= 200 && status < 300 && wamid) return { kind: 'accepted', wamid };
+  const code = body.error?.code ?? status;
+  const title = body.error?.message ?? `Cloud API answered ${status}`;
+  if (code === PAIR_RATE) return { kind: 'retry', code, title, minDelayMs: 6_000 };
+  if (RETRY_CODES.has(code) || status >= 500) return { kind: 'retry', code, title };
+  return { kind: 'failed', code, title };
+}

@@ -1,0 +1,48 @@
+import {
+  BroadcastCreateRequestSchema,
+  BroadcastCreateResponseSchema,
+  BroadcastListQuerySchema,
+  BroadcastListResponseSchema,
+  ErrorResponseSchema,
+} from '@herald/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { pageUrl } from '../../page-url';
+import type { BroadcastsService } from './broadcasts-service';
+
+/** Spec §7 broadcast calls, inside the business (X-WABA-ID) scope. */
+export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/broadcast/create/',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary: 'Create a broadcast: send now or at scheduled_time (Unix seconds)',
+          body: BroadcastCreateRequestSchema,
+          response: {
+            201: BroadcastCreateResponseSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await broadcasts.create(request.waba!, request.body)),
+    );
+
+    app.get(
+      '/broadcast/create/',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary: 'The selected account’s broadcasts with delivery percentages and summary totals',
+          querystring: BroadcastListQuerySchema,
+          response: { 200: BroadcastListResponseSchema, 400: ErrorResponseSchema, 403: ErrorResponseSchema },
+        },
+      },
+      async (request) =>
+        broadcasts.list(request.waba!, request.query, (page) =>
+          pageUrl(request, { page, search: request.query.search, sort: request.query.sort }),
+        ),
+    );
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Paces sends at `ratePerSecond`. The burst is a tenth of a second of rate, smaller than Meta's own bucket,
+ * so a sender that starts full never overshoots the number's cap.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+  private readonly capacity: number;
+
+  constructor(
+    private readonly ratePerSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.capacity = Math.max(1, ratePerSecond / 10);
+    this.tokens = this.capacity;
+    this.last = this.now();
+  }
+
+  /** Resolves when a send may start. */
+  async take(): Promise<void> {
+    for (;;) {
+      const now = this.now();
+      this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) * this.ratePerSecond) / 1000);
+      this.last = now;
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(1, ((1 - this.tokens) * 1000) / this.ratePerSecond)),
+      );
+    }
+  }
+}
