@@ -85,7 +85,9 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   );
   await registerBusinessRoutes(app, { authenticate: requireUser, auth }, async (scope) => {
     await scope.register(numbersRoutes(new NumbersService({ pool, graph, secrets: secretBox })));
-    await scope.register(contactsRoutes(new ContactsService({ pool })));
+    await scope.register(
+      contactsRoutes(new ContactsService({ pool }), { importMaxBytes: config.IMPORT_MAX_BYTES }),
+    );
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
     await scope.register(broadcastsRoutes(new BroadcastsService({ pool })));
   });

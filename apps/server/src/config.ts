@@ -40,6 +40,12 @@ export const EnvSchema = z.object({
     .optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(7_776_000).default(1_209_600),
+  /** The largest contact CSV accepted (bytes); larger uploads are refused with 413 before being read. */
+  IMPORT_MAX_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .min(1)
+    .default(100 * 1024 * 1024),
   /** How long the sandbox takes to review a template (ms). */
   SANDBOX_REVIEW_DELAY_MS: z.coerce
     .number({ message: 'must be a number of milliseconds' })

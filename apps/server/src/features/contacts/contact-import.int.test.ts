@@ -253,12 +253,7 @@ describe('POST /recipient/import/', () => {
 describe('POST /recipient/import/ size limit', () => {
   let small: TestApp;
   beforeAll(async () => {
-    process.env.IMPORT_MAX_BYTES = '2048';
-    try {
-      small = await startTestApp();
-    } finally {
-      delete process.env.IMPORT_MAX_BYTES;
-    }
+    small = await startTestApp({ IMPORT_MAX_BYTES: '2048' });
   });
   afterAll(() => small.close());
 

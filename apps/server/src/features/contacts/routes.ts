@@ -20,12 +20,6 @@ import type { ContactsService } from './contacts-service';
 
 const DEFAULT_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 
-/** IMPORT_MAX_BYTES from the environment (bytes), else 100 MB. */
-export function importMaxBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.IMPORT_MAX_BYTES);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_IMPORT_MAX_BYTES;
-}
-
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 const IdParamsSchema = z.object({
   id: z.coerce
@@ -39,7 +33,7 @@ export function contactsRoutes(
   contacts: ContactsService,
   options: { importMaxBytes?: number } = {},
 ): FastifyPluginAsyncZod {
-  const importMaxBytes = options.importMaxBytes ?? importMaxBytesFromEnv();
+  const importMaxBytes = options.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES;
   const MB = 1024 * 1024;
   const limitText =
     importMaxBytes >= MB ? `${Math.round(importMaxBytes / MB)} MB` : `${importMaxBytes} bytes`;
