@@ -1,5 +1,144 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { BROADCAST_MESSAGES, BROADCAST_PAGE_SIZE } from '@herald/contracts';
+import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
+import { FormAlert } from '../../../components/form-alert';
+import { PlusIcon, RefreshIcon, SearchIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
+import { useAppSelector } from '../../../app/hooks';
+import { errorText } from '../../../lib/error-text';
+import { broadcastsApi, useGetBroadcastsQuery } from '../api';
+import type { BroadcastSort } from '../api';
+import { BroadcastsPagination } from '../components/broadcasts-pagination';
+import { BroadcastsTable } from '../components/broadcasts-table';
+import { DateRangeFilter } from '../components/date-range-filter';
+import { SummaryCards } from '../components/summary-cards';
 
+/** While a broadcast is waiting or sending the page is re-read this often, so its figures fill in. */
+export const LIVE_POLL_MS = 2000;
+
+const LIVE_STATUSES = new Set(['sending', 'scheduled']);
+
+/** Spec §2 Broadcast history (/broadcast). */
 export function BroadcastHistoryPage() {
-  return <PageHeader title="Broadcast History" />;
+  const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
+  const [page, setPage] = useState(1);
+  const [searchText, setSearchText] = useState('');
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<BroadcastSort>('latest');
+
+  const args = { page, search, sort, wabaId };
+  // The cached page decides whether to poll: while one of its rows, or any broadcast of the account, is live.
+  const cached = broadcastsApi.endpoints.getBroadcasts.useQueryState(args);
+  const live =
+    (cached.currentData?.results.some((row) => LIVE_STATUSES.has(row.status.toLowerCase())) ?? false) ||
+    (cached.currentData?.totals?.sending ?? 0) > 0;
+  const { currentData, error, isFetching, refetch } = useGetBroadcastsQuery(args, {
+    refetchOnMountOrArgChange: true,
+    pollingInterval: live ? LIVE_POLL_MS : 0,
+  });
+
+  const count = currentData?.count ?? 0;
+  const pageCount = Math.ceil(count / BROADCAST_PAGE_SIZE);
+  // A list that shrank under the current page: step back to its last page.
+  useEffect(() => {
+    if (currentData && page > 1 && page > pageCount) setPage(Math.max(1, pageCount));
+  }, [currentData, page, pageCount]);
+
+  const noAccount = error !== undefined && 'status' in error && error.status === 403 && wabaId === null;
+
+  return (
+    <>
+      <PageHeader
+        title="Broadcast History"
+        description="Every broadcast of this account, with how far its messages got."
+        actions={
+          <>
+            <button type="button" className={secondaryButtonClass}>
+              Watch Tutorial
+            </button>
+            <Link to="/broadcast/new" className={primaryButtonClass}>
+              <PlusIcon width={18} height={18} />
+              New Broadcast
+            </Link>
+          </>
+        }
+      />
+
+      <DateRangeFilter />
+      <SummaryCards totals={currentData ? currentData.totals : undefined} />
+
+      <section
+        aria-labelledby="broadcast-list-title"
+        className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs"
+      >
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 p-4">
+          <div className="flex items-center gap-2">
+            <h2 id="broadcast-list-title" className="text-base font-semibold text-slate-900">
+              Broadcasts
+            </h2>
+            <button
+              type="button"
+              aria-label="Refresh"
+              title="Refresh"
+              onClick={() => void refetch()}
+              className="rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-emerald-600"
+            >
+              <RefreshIcon width={18} height={18} className={isFetching ? 'animate-spin' : ''} />
+            </button>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <div className="relative w-64">
+              <SearchIcon
+                width={16}
+                height={16}
+                className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
+              />
+              <input
+                type="search"
+                aria-label="Search broadcasts"
+                placeholder="Search and press Enter"
+                value={searchText}
+                onChange={(event) => setSearchText(event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key !== 'Enter') return;
+                  event.preventDefault();
+                  setSearch(searchText.trim());
+                  setPage(1);
+                }}
+                className="block w-full rounded-lg border border-slate-300 bg-white py-1.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+              />
+            </div>
+            <label className="flex items-center gap-2 text-sm text-slate-600">
+              Sorted by
+              <select
+                value={sort}
+                onChange={(event) => {
+                  setSort(event.target.value as BroadcastSort);
+                  setPage(1);
+                }}
+                className="rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+              >
+                <option value="latest">Latest</option>
+                <option value="oldest">Oldest</option>
+              </select>
+            </label>
+          </div>
+        </div>
+
+        {error && !isFetching ? (
+          <div className="p-4">
+            <FormAlert>
+              {noAccount
+                ? BROADCAST_MESSAGES.noWaba
+                : `Failed to load broadcasts from API: ${errorText(error)}`}
+            </FormAlert>
+          </div>
+        ) : null}
+
+        <BroadcastsTable rows={error && !currentData ? [] : currentData?.results} />
+        <BroadcastsPagination page={page} pageCount={pageCount} onPage={setPage} />
+      </section>
+    </>
+  );
 }

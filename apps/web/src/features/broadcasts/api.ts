@@ -1,0 +1,81 @@
+import type {
+  BroadcastCreateRequest,
+  BroadcastCreateResponse,
+  BroadcastListResponse,
+  BroadcastRow,
+  BroadcastTotals,
+  ContactList,
+  Tag,
+  TemplateDetail,
+  TemplateListResponse,
+} from '@herald/contracts';
+import { api } from '../../lib/api';
+
+export type BroadcastSort = 'latest' | 'oldest';
+
+/** A page of broadcasts; `totals` is null when the server sent none (spec §7 also accepts a bare array). */
+export type BroadcastPage = Omit<BroadcastListResponse, 'totals'> & { totals: BroadcastTotals | null };
+
+function toBroadcastPage(answer: BroadcastListResponse | BroadcastRow[]): BroadcastPage {
+  if (Array.isArray(answer))
+    return { count: answer.length, next: null, previous: null, results: answer, totals: null };
+  return { ...answer, totals: answer.totals ?? null };
+}
+
+type BroadcastListArgs = {
+  page: number;
+  search: string;
+  sort: BroadcastSort;
+  /** The selected account: it only keys the cache (the base query sends it as X-WABA-ID). */
+  wabaId: string | null;
+};
+
+/**
+ * Spec §7 broadcast calls, plus this feature's own reads of templates, tags and contacts (features do not
+ * import each other, so these are separate endpoints over the same server calls).
+ */
+export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] }).injectEndpoints({
+  endpoints: (build) => ({
+    /** GET /broadcast/create/: one page of the account's broadcasts and the summary totals. */
+    getBroadcasts: build.query<BroadcastPage, BroadcastListArgs>({
+      query: ({ page, search, sort }) => ({
+        url: '/broadcast/create/',
+        params: { page, sort, ...(search ? { search } : {}) },
+      }),
+      transformResponse: toBroadcastPage,
+      providesTags: ['Broadcasts'],
+    }),
+    /** POST /broadcast/create/ */
+    createBroadcast: build.mutation<BroadcastCreateResponse, BroadcastCreateRequest>({
+      query: (body) => ({ url: '/broadcast/create/', method: 'POST', body }),
+      invalidatesTags: ['Broadcasts'],
+    }),
+    /** GET /meta/templates/: the templates to choose from (the page filters the APPROVED ones). */
+    getBroadcastTemplates: build.query<TemplateListResponse, string | null>({
+      query: () => ({ url: '/meta/templates/', params: { page_size: 100, sort: 'name' } }),
+    }),
+    /** GET /meta/templates/{id}/: the chosen template's components and variables, for the preview. */
+    getBroadcastTemplate: build.query<TemplateDetail, number>({
+      query: (id) => `/meta/templates/${id}/`,
+    }),
+    /** GET /recipient/tags/: the tags to filter by, with their contact counts. */
+    getBroadcastTags: build.query<Tag[], string | null>({
+      query: () => '/recipient/tags/',
+      providesTags: ['Tags'],
+    }),
+    /** GET /recipient/create/ first page: the contact total ('All Contacts') and the preview's first contact. */
+    getBroadcastContacts: build.query<ContactList, string | null>({
+      query: () => ({ url: '/recipient/create/', params: { page: 1, page_size: 10 } }),
+      providesTags: ['Contacts'],
+    }),
+  }),
+});
+
+export const {
+  useGetBroadcastsQuery,
+  useCreateBroadcastMutation,
+  useGetBroadcastTemplatesQuery,
+  useGetBroadcastTemplateQuery,
+  useGetBroadcastTagsQuery,
+  useGetBroadcastContactsQuery,
+} = broadcastsApi;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { INITIAL_BROADCAST_FORM, broadcastPayload, recipientCount } from './broadcast-form';
+import { contactColumnValue } from './template-preview-content';
+import { ana, tags } from './test/broadcast-fixtures';
+
+describe('recipientCount (spec §9)', () => {
+  it('takes round(total × percentage / 100) of all contacts, 5000 while the total is unknown', () => {
+    const all = { mode: 'all' as const, tagIds: [], percentage: 55 };
+    expect(recipientCount(all, 1234, tags)).toEqual({ selected: 679, sampled: 679, audience: 1234 });
+    expect(recipientCount(all, undefined, tags)).toEqual({ selected: 2750, sampled: 2750, audience: 5000 });
+    expect(recipientCount(all, 0, tags).selected).toBe(0);
+  });
+
+  it("sums the chosen tags' counts and samples that at the percentage", () => {
+    const filter = { mode: 'filter' as const, tagIds: [7, 8], percentage: 33 };
+    expect(recipientCount(filter, 1234, tags)).toEqual({ selected: 165, sampled: 54, audience: 165 });
+    expect(recipientCount({ ...filter, tagIds: [] }, 1234, tags).selected).toBe(0);
+  });
+});
+
+describe('broadcastPayload (spec §3)', () => {
+  it('leaves scheduled_time out when sending now, and sends whole Unix seconds when scheduled', () => {
+    const base = { ...INITIAL_BROADCAST_FORM, name: ' Launch ', templateId: '5', tagIds: [9] };
+    expect(broadcastPayload(base)).toEqual({
+      name: 'Launch',
+      template_id: 5,
+      recipients: { type: 'filtered', tag_ids: [9], percentage: 55 },
+    });
+    const at = new Date(2030, 0, 2, 9, 30, 45, 500);
+    expect(broadcastPayload({ ...base, scheduled: true, scheduledAt: at }).scheduled_time).toBe(
+      Math.floor(at.getTime() / 1000),
+    );
+    // Off wins over a date left in the picker.
+    expect(broadcastPayload({ ...base, scheduled: false, scheduledAt: at })).not.toHaveProperty(
+      'scheduled_time',
+    );
+  });
+});
+
+describe('contactColumnValue', () => {
+  it("reads the contact's field, marks a missing one, and uses samples without a contact", () => {
+    expect(contactColumnValue(ana, 'name')).toBe('Ana Lima');
+    expect(contactColumnValue(ana, 'age')).toBe('34');
+    expect(contactColumnValue(ana, 'gender')).toBe('[gender]');
+    expect(contactColumnValue(ana, 'loyalty_tier')).toBe('[loyalty_tier]');
+    expect(contactColumnValue(null, 'name')).toBe('John Doe');
+  });
+});

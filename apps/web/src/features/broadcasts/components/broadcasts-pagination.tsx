@@ -1,0 +1,40 @@
+import { secondaryButtonClass } from '../../../components/button-classes';
+
+type BroadcastsPaginationProps = {
+  page: number;
+  pageCount: number;
+  onPage: (page: number) => void;
+};
+
+/** Spec §2: Previous/Next, shown only when there is more than one page. */
+export function BroadcastsPagination({ page, pageCount, onPage }: BroadcastsPaginationProps) {
+  if (pageCount <= 1) return null;
+  return (
+    <nav
+      aria-label="Pagination"
+      className="flex items-center justify-between gap-3 border-t border-slate-200 px-4 py-3"
+    >
+      <p className="text-sm text-slate-600">
+        Page {page} of {pageCount}
+      </p>
+      <div className="flex gap-2">
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          disabled={page <= 1}
+          onClick={() => onPage(page - 1)}
+        >
+          Previous
+        </button>
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          disabled={page >= pageCount}
+          onClick={() => onPage(page + 1)}
+        >
+          Next
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,119 @@
+import type { BroadcastRow } from '@herald/contracts';
+import { formatCount, formatDateTime, formatPercent } from '../format';
+
+type BroadcastsTableProps = {
+  /** undefined while the first page loads. */
+  rows: BroadcastRow[] | undefined;
+};
+
+const COLUMNS = [
+  'Name',
+  'Template',
+  'Scheduled',
+  'Recipients',
+  'Sent %',
+  'Delivered %',
+  'Read %',
+  'Failed %',
+  'Status',
+];
+
+const STATUS_TONES: Record<string, string> = {
+  scheduled: 'bg-amber-50 text-amber-700 ring-amber-200',
+  sending: 'bg-sky-50 text-sky-700 ring-sky-200',
+  completed: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
+  failed: 'bg-red-50 text-red-700 ring-red-200',
+};
+
+function statusLabel(status: string): string {
+  return status ? status.charAt(0).toUpperCase() + status.slice(1) : status;
+}
+
+/** Spec §2 Broadcast history: the table, with a live progress bar on broadcasts being sent. */
+export function BroadcastsTable({ rows }: BroadcastsTableProps) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50">
+          <tr>
+            {COLUMNS.map((column) => (
+              <th
+                key={column}
+                scope="col"
+                className="px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase first:pl-4 last:pr-4"
+              >
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 bg-white">
+          {rows === undefined ? (
+            Array.from({ length: 3 }, (_, i) => (
+              <tr key={i} aria-hidden="true">
+                {COLUMNS.map((column) => (
+                  <td key={column} className="px-3 py-3">
+                    <div className="h-4 animate-pulse rounded bg-slate-100" />
+                  </td>
+                ))}
+              </tr>
+            ))
+          ) : rows.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-slate-500">
+                No data available
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => <BroadcastTableRow key={row.id} row={row} />)
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function BroadcastTableRow({ row }: { row: BroadcastRow }) {
+  const status = row.status.toLowerCase();
+  // How far the sending has gone: every recipient either sent (or further) or failed.
+  const progress = Math.min(100, row.sent_percentage + row.failed_percentage);
+  return (
+    <tr className="hover:bg-slate-50">
+      <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">{row.name}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-600">{row.template_name}</td>
+      <td className="min-w-[7.5rem] px-3 py-3 text-slate-600">
+        <time dateTime={row.scheduled}>{formatDateTime(row.scheduled)}</time>
+      </td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatCount(row.total_recipients)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.sent_percentage)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.failed_percentage)}</td>
+      <td className="py-3 pr-4 pl-3">
+        <span
+          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${
+            STATUS_TONES[status] ?? 'bg-slate-50 text-slate-700 ring-slate-200'
+          }`}
+        >
+          {statusLabel(row.status)}
+        </span>
+        {status === 'sending' ? (
+          <div
+            role="progressbar"
+            aria-label={`Sending progress of ${row.name}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(progress)}
+            aria-valuetext={formatPercent(progress)}
+            className="mt-1.5 h-1.5 w-24 overflow-hidden rounded-full bg-slate-200"
+          >
+            <div
+              className="h-full rounded-full bg-sky-500 transition-[width] duration-700"
+              style={{ width: `${progress}%` }}
+            />
+          </div>
+        ) : null}
+      </td>
+    </tr>
+  );
+}

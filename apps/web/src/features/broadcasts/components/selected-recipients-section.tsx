@@ -1,0 +1,87 @@
+import { useId } from 'react';
+import { BROADCAST_PERCENTAGE } from '@herald/contracts';
+import type { RecipientCount } from '../broadcast-form';
+import type { RecipientMode } from '../broadcast-form';
+import { formatCount } from '../format';
+import { SectionCard } from './section-card';
+
+type SelectedRecipientsSectionProps = {
+  mode: RecipientMode;
+  count: RecipientCount;
+  /** Whether the contact total is the spec's fallback rather than the real count. */
+  estimated: boolean;
+  percentage: number;
+  onPercentage: (percentage: number) => void;
+};
+
+/** Spec §2 and §9: the selected count and the percentage slider (1–100). */
+export function SelectedRecipientsSection({
+  mode,
+  count,
+  estimated,
+  percentage,
+  onPercentage,
+}: SelectedRecipientsSectionProps) {
+  const sliderId = useId();
+  return (
+    <SectionCard title="Selected Recipients">
+      <div className="grid grid-cols-2 items-end gap-4">
+        <div>
+          <output
+            aria-label="Selected recipients"
+            className="block text-3xl font-semibold tracking-tight text-slate-900"
+          >
+            {formatCount(count.selected)}
+          </output>
+          <p className="mt-1 text-sm text-slate-500">
+            {mode === 'all'
+              ? `${percentage}% of ${estimated ? 'about ' : ''}${formatCount(count.audience)} contacts`
+              : 'contacts in the selected tags'}
+          </p>
+        </div>
+        {mode === 'filter' ? (
+          <div className="text-right">
+            <output
+              aria-label="Recipients after percentage"
+              className="block text-xl font-semibold text-emerald-700"
+            >
+              {formatCount(count.sampled)}
+            </output>
+            <p className="mt-1 text-sm text-slate-500">receive it at {percentage}%</p>
+          </div>
+        ) : null}
+      </div>
+      {mode === 'filter' ? (
+        <p className="text-xs text-slate-500">
+          A contact with several of the chosen tags counts once per tag here, and receives the broadcast once.
+        </p>
+      ) : null}
+
+      <div>
+        <div className="mb-1.5 flex items-center justify-between">
+          <label htmlFor={sliderId} className="text-sm font-medium text-slate-700">
+            Percentage of recipients
+          </label>
+          <span aria-hidden="true" className="text-sm font-semibold text-slate-900">
+            {percentage}%
+          </span>
+        </div>
+        <input
+          id={sliderId}
+          type="range"
+          min={BROADCAST_PERCENTAGE.min}
+          max={BROADCAST_PERCENTAGE.max}
+          step={1}
+          value={percentage}
+          aria-valuetext={`${percentage}%`}
+          onChange={(event) => onPercentage(Number(event.target.value))}
+          className="w-full accent-emerald-600"
+        />
+        <div aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-400">
+          <span>{BROADCAST_PERCENTAGE.min}%</span>
+          <span>{BROADCAST_PERCENTAGE.max}%</span>
+        </div>
+      </div>
+    </SectionCard>
+  );
+}

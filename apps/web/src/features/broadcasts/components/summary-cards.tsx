@@ -1,0 +1,57 @@
+import type { BroadcastTotals } from '@herald/contracts';
+import { formatCount, percentOf } from '../format';
+
+/** undefined while loading; null when the server sent no totals. */
+type SummaryCardsProps = { totals: BroadcastTotals | null | undefined };
+
+type Card = {
+  label: string;
+  value: (t: BroadcastTotals) => number;
+  note?: (t: BroadcastTotals) => string;
+  tone: string;
+};
+
+const ofRecipients = (pick: (t: BroadcastTotals) => number) => (t: BroadcastTotals) =>
+  `${percentOf(pick(t), t.recipients)} of recipients`;
+
+const CARDS: Card[] = [
+  { label: 'Total Broadcasts', value: (t) => t.broadcasts, tone: 'text-slate-900' },
+  { label: 'Total Recipients', value: (t) => t.recipients, tone: 'text-slate-900' },
+  { label: 'Messages Sent', value: (t) => t.sent, note: ofRecipients((t) => t.sent), tone: 'text-sky-700' },
+  {
+    label: 'Delivered',
+    value: (t) => t.delivered,
+    note: ofRecipients((t) => t.delivered),
+    tone: 'text-emerald-700',
+  },
+  { label: 'Read', value: (t) => t.read, note: ofRecipients((t) => t.read), tone: 'text-violet-700' },
+  { label: 'Failed', value: (t) => t.failed, note: ofRecipients((t) => t.failed), tone: 'text-red-700' },
+  { label: 'Scheduled', value: (t) => t.scheduled, note: () => 'broadcasts waiting', tone: 'text-amber-700' },
+  { label: 'Sending', value: (t) => t.sending, note: () => 'broadcasts in progress', tone: 'text-sky-700' },
+];
+
+/** Spec §2 Broadcast history: the eight summary cards, over every broadcast of the account. */
+export function SummaryCards({ totals }: SummaryCardsProps) {
+  return (
+    <ul aria-label="Summary" className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-4">
+      {CARDS.map((card) => (
+        <li
+          key={card.label}
+          aria-label={card.label}
+          aria-busy={totals === undefined ? true : undefined}
+          className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs"
+        >
+          <p className="text-sm text-slate-500">{card.label}</p>
+          {totals === undefined ? (
+            <div aria-hidden="true" className="mt-2 h-7 w-16 animate-pulse rounded bg-slate-100" />
+          ) : (
+            <p className={`mt-1 text-2xl font-semibold tracking-tight ${card.tone}`}>
+              {totals ? formatCount(card.value(totals)) : '—'}
+            </p>
+          )}
+          <p className="mt-0.5 h-4 text-xs text-slate-500">{totals && card.note ? card.note(totals) : ''}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}

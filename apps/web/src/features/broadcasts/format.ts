@@ -1,0 +1,24 @@
+const countFormat = new Intl.NumberFormat('en-US');
+const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** 12,345 */
+export function formatCount(value: number): string {
+  return countFormat.format(value);
+}
+
+/** A percentage with at most one decimal: '55%', '33.3%'. */
+export function formatPercent(value: number): string {
+  return `${percentFormat.format(value)}%`;
+}
+
+/** `part` as a percentage of `whole` ('0%' when the whole is 0). */
+export function percentOf(part: number, whole: number): string {
+  return formatPercent(whole > 0 ? (part * 100) / whole : 0);
+}
+
+/** 'Nov 25, 2026, 9:00 AM' in local time. */
+export function formatDateTime(value: Date | string): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? String(value) : dateTimeFormat.format(date);
+}

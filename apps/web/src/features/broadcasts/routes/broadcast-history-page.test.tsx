@@ -1,0 +1,283 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderRoute, signedIn } from '../../../test/render-with-store';
+import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { listPage, row, totals, withAccount } from '../test/broadcast-fixtures';
+
+function listRequests(fetchMock: ReturnType<typeof stubFetch>) {
+  return fetchMock
+    .requests()
+    .filter((r) => pathOf(r) === '/broadcast/create/' && r.method === 'GET')
+    .map((r) => new URL(r.url).searchParams);
+}
+
+const cellTexts = (name: string) =>
+  within(screen.getByText(name).closest('tr') as HTMLElement)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+
+const card = (name: string) => within(screen.getByRole('listitem', { name }));
+
+describe('Broadcast history (spec §2)', () => {
+  it('has the header, Watch Tutorial, the New Broadcast link and a date-range filter that logs', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    stubFetch(() => json(listPage([])));
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    expect(screen.getByRole('heading', { level: 1, name: 'Broadcast History' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Watch Tutorial' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'New Broadcast' }).getAttribute('href')).toBe('/broadcast/new');
+
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-01-31' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply now' }));
+    expect(log).toHaveBeenCalledWith('Apply date range', { from: '2026-01-01', to: '2026-01-31' });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(log).toHaveBeenCalledTimes(2);
+    expect(await screen.findByText('No data available')).toBeTruthy();
+  });
+
+  it('shows the rows with their percentages and the eight summary cards from the totals', async () => {
+    stubFetch(() =>
+      json(
+        listPage([
+          row(1, { name: 'Summer launch', template_name: 'summer_sale', total_recipients: 1500 }),
+          row(2, {
+            name: 'Flash sale',
+            status: 'sending',
+            sent_percentage: 40.5,
+            failed_percentage: 2,
+            delivered_percentage: 30,
+            read_percentage: 12.3,
+          }),
+        ]),
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Summer launch');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Name',
+      'Template',
+      'Scheduled',
+      'Recipients',
+      'Sent %',
+      'Delivered %',
+      'Read %',
+      'Failed %',
+      'Status',
+    ]);
+    const scheduled = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date('2026-01-15T09:00:00.000Z'),
+    );
+    expect(cellTexts('Summer launch')).toEqual([
+      'Summer launch',
+      'summer_sale',
+      scheduled,
+      '1,500',
+      '95%',
+      '80%',
+      '50%',
+      '5%',
+      'Completed',
+    ]);
+    expect(cellTexts('Flash sale').slice(4)).toEqual(['40.5%', '30%', '12.3%', '2%', 'Sending']);
+    const progress = screen.getByRole('progressbar', { name: 'Sending progress of Flash sale' });
+    expect(progress.getAttribute('aria-valuenow')).toBe('43');
+    expect(progress.getAttribute('aria-valuetext')).toBe('42.5%');
+    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+
+    expect(card('Total Broadcasts').getByText('12')).toBeTruthy();
+    expect(card('Total Recipients').getByText('3,000')).toBeTruthy();
+    expect(card('Messages Sent').getByText('2,700')).toBeTruthy();
+    expect(card('Messages Sent').getByText('90% of recipients')).toBeTruthy();
+    expect(card('Delivered').getByText('2,400')).toBeTruthy();
+    expect(card('Delivered').getByText('80% of recipients')).toBeTruthy();
+    expect(card('Read').getByText('33.3% of recipients')).toBeTruthy();
+    expect(card('Failed').getByText('150')).toBeTruthy();
+    expect(card('Failed').getByText('5% of recipients')).toBeTruthy();
+    expect(card('Scheduled').getByText('1')).toBeTruthy();
+    expect(card('Sending').getByText('0')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Summary' })).getAllByRole('listitem')).toHaveLength(8);
+  });
+
+  it("shows 'No data available' and no pagination for a single page, Previous/Next beyond one", async () => {
+    let count = 0;
+    const fetchMock = stubFetch((request) => {
+      const page = Number(new URL(request.url).searchParams.get('page'));
+      return json(listPage(count ? [row(page, { name: `Page ${page} row` })] : [], count, page));
+    });
+    const first = renderRoute('/broadcast', { preloadedState: withAccount });
+    expect(await screen.findByText('No data available')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Next' })).toBeNull();
+    first.unmount();
+
+    count = 10;
+    const second = renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Page 1 row');
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
+    second.unmount();
+
+    count = 25;
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Page 1 row');
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2 row');
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    expect(listRequests(fetchMock).at(-1)?.toString()).toBe('page=2&sort=latest');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    await screen.findByText('Page 1 row');
+  });
+
+  it('searches on Enter only and sends the chosen sort, back at page 1', async () => {
+    const fetchMock = stubFetch((request) => {
+      const page = Number(new URL(request.url).searchParams.get('page'));
+      return json(listPage([row(page, { name: `Page ${page} row` })], 25, page));
+    });
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Page 1 row');
+    expect(listRequests(fetchMock)[0]?.toString()).toBe('page=1&sort=latest');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 2 row');
+
+    const box = screen.getByRole('searchbox', { name: 'Search broadcasts' });
+    fireEvent.change(box, { target: { value: ' summer ' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(listRequests(fetchMock).some((p) => p.has('search'))).toBe(false);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() =>
+      expect(listRequests(fetchMock).at(-1)?.toString()).toBe('page=1&sort=latest&search=summer'),
+    );
+
+    const sort = screen.getByRole('combobox', { name: 'Sorted by' }) as HTMLSelectElement;
+    expect([...sort.options].map((o) => o.text)).toEqual(['Latest', 'Oldest']);
+    fireEvent.change(sort, { target: { value: 'oldest' } });
+    await waitFor(() =>
+      expect(listRequests(fetchMock).at(-1)?.toString()).toBe('page=1&sort=oldest&search=summer'),
+    );
+  });
+
+  it('reloads on Refresh', async () => {
+    const fetchMock = stubFetch(() => json(listPage([row(1)])));
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Broadcast 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(listRequests(fetchMock)).toHaveLength(2));
+  });
+
+  it('re-reads every 2 s while a broadcast is sending or scheduled, and stops once none is', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let reads = 0;
+      const fetchMock = stubFetch(() => {
+        reads += 1;
+        const status = reads === 1 ? 'scheduled' : reads < 4 ? 'sending' : 'completed';
+        const sent = Math.min(100, reads * 30);
+        return json(
+          listPage(
+            [row(1, { name: 'Flash sale', status, sent_percentage: sent, failed_percentage: 0 })],
+            1,
+            1,
+            {
+              ...totals,
+              scheduled: 0,
+              sending: status === 'sending' ? 1 : 0,
+            },
+          ),
+        );
+      });
+      renderRoute('/broadcast', { preloadedState: withAccount });
+      const status = () => cellTexts('Flash sale').at(-1);
+      await waitFor(() => expect(status()).toBe('Scheduled'));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2100);
+      });
+      await waitFor(() => expect(status()).toMatch(/^Sending/));
+      expect(
+        screen
+          .getByRole('progressbar', { name: 'Sending progress of Flash sale' })
+          .getAttribute('aria-valuenow'),
+      ).toBe('60');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2100);
+      });
+      await waitFor(() =>
+        expect(
+          screen
+            .getByRole('progressbar', { name: 'Sending progress of Flash sale' })
+            .getAttribute('aria-valuenow'),
+        ).toBe('90'),
+      );
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2100);
+      });
+      await waitFor(() => expect(status()).toBe('Completed'));
+      const settled = listRequests(fetchMock).length;
+      expect(settled).toBe(4);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(10_000);
+      });
+      expect(listRequests(fetchMock)).toHaveLength(settled);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not poll when nothing is live', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fetchMock = stubFetch(() => json(listPage([row(1)], 1, 1, { ...totals, scheduled: 0 })));
+      renderRoute('/broadcast', { preloadedState: withAccount });
+      await screen.findByText('Broadcast 1');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(10_000);
+      });
+      expect(listRequests(fetchMock)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows 'Failed to load broadcasts from API: {message}'", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(() => json({ detail: 'Database unavailable', message: 'Database unavailable' }, 503));
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Failed to load broadcasts from API: Database unavailable',
+    );
+    expect(screen.getByText('No data available')).toBeTruthy();
+  });
+
+  it("shows the transport's text when the request never reached the server", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Failed to load broadcasts from API: TypeError: Failed to fetch',
+    );
+  });
+
+  it('asks for a WABA id when the user has no account', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch(() =>
+      json(
+        {
+          detail: 'No WhatsApp Business Account is linked to this user',
+          errors: [{ field: 'X-WABA-ID', message: 'No WhatsApp Business Account is linked to this user' }],
+        },
+        403,
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: signedIn });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'No WABA ID found. Please set your WABA ID first.',
+    );
+  });
+
+  it('accepts a bare array of rows', async () => {
+    stubFetch(() => json([row(1, { name: 'Legacy' })]));
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Legacy');
+    expect(card('Total Broadcasts').getByText('—')).toBeTruthy();
+  });
+});
