@@ -1,0 +1,143 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
+import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
+import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { removeDataDir, startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+let trouble: string[];
+
+const EMAIL = 'broadcasts@shop.test';
+const PASSWORD = 'correct horse battery';
+
+beforeAll(async () => {
+  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300' } });
+  await signUpViaApi(stack, EMAIL, PASSWORD, 'Broadcast Shop');
+  const token = await apiLogin(stack, EMAIL, PASSWORD);
+  const rows = Array.from({ length: 10 }, (_, i) => `Guest ${i},+1628555${String(2000 + i)}`).join('\n');
+  await importContacts(stack, token, `name,number\n${rows}\n`, 'VIP');
+  await importContacts(stack, token, 'name,number\nOther Person,+16285559999\n', 'Others');
+  await createApprovedTemplate(stack, token, {
+    name: 'vip_offer',
+    language: 'en_US',
+    category: 'MARKETING',
+    components: [{ type: 'BODY', text: 'Hello {{1}}, your VIP offer is waiting.' }],
+    dynamic_variables: { body_variable: { '1': 'name' } },
+  });
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+  page.setDefaultTimeout(20_000);
+  trouble = recordBrowserTrouble(page);
+  await signInViaUi(page, stack, EMAIL, PASSWORD);
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  console.log(`browser log:\n${trouble.join('\n')}`);
+  console.log(
+    `page text:\n${await page
+      .locator('main')
+      .innerText()
+      .catch(() => '')}`,
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (stack) await removeDataDir(stack.dataDir);
+});
+
+const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+
+async function openNewBroadcast() {
+  await page.goto(`${stack.url}/broadcast`);
+  await page.getByRole('link', { name: 'New Broadcast' }).click();
+  await page.waitForURL(`${stack.url}/broadcast/new`);
+}
+
+describe('broadcasts in Chromium', () => {
+  it('shows the validation messages', async () => {
+    await openNewBroadcast();
+    await page.getByRole('button', { name: 'Send Broadcast' }).click();
+    await page.getByText('Please enter a broadcast name').waitFor();
+    await page.getByText('Please select a message template').waitFor();
+    await page.getByRole('switch', { name: 'Schedule for later' }).click();
+    await page.getByRole('button', { name: 'Schedule Broadcast' }).click();
+    await page.getByText('Please select a date and time for the scheduled broadcast').waitFor();
+  });
+
+  it('sends to a tag at 50%; the history fills in as status webhooks arrive', async () => {
+    await openNewBroadcast();
+    await page.getByRole('textbox', { name: 'Broadcast Name' }).fill('VIP half');
+    await page
+      .getByRole('combobox', { name: 'Message Template' })
+      .selectOption({ label: 'vip_offer (en_US)' });
+    await page.getByRole('checkbox', { name: 'VIP' }).check();
+    await page.getByRole('slider', { name: 'Percentage of recipients' }).fill('50');
+    await expect
+      .poll(() => page.getByRole('status', { name: 'Recipients after percentage' }).innerText())
+      .toContain('5');
+    // The preview uses the first contact's real name.
+    await expect
+      .poll(() => page.getByTestId('preview-body').innerText())
+      .toMatch(/Hello (Guest \d|Other Person)/);
+    await page.getByRole('button', { name: 'Send Broadcast' }).click();
+    await page.getByText('Broadcast created successfully!').first().waitFor();
+    await page.waitForURL(`${stack.url}/broadcast`);
+
+    const vip = row('VIP half');
+    await vip.waitFor();
+    await expect.poll(() => vip.innerText(), { timeout: 30_000 }).toMatch(/Completed/i);
+    // Delivered reaches 100% and some are read, with no reload but the page's own polling.
+    await expect
+      .poll(async () => (await vip.innerText()).match(/100(\.0)?%/g)?.length ?? 0, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(2);
+    const text = await vip.innerText();
+    expect(text).toContain('5');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/broadcast-history.png` });
+  });
+
+  it('schedules one about two minutes ahead with the picker, and it starts on time', async () => {
+    await openNewBroadcast();
+    await page.getByRole('textbox', { name: 'Broadcast Name' }).fill('Later on');
+    await page
+      .getByRole('combobox', { name: 'Message Template' })
+      .selectOption({ label: 'vip_offer (en_US)' });
+    await page.getByRole('tab', { name: 'All Contacts' }).click();
+    await page.getByRole('switch', { name: 'Schedule for later' }).click();
+
+    // Two whole minutes ahead, in the browser's local time (the picker works in local time).
+    const target = await page.evaluate(() => {
+      const at = new Date(Date.now() + 150_000);
+      at.setSeconds(0, 0);
+      return {
+        ms: at.getTime(),
+        day: at.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }),
+        hour: String(at.getHours() % 12 || 12),
+        minute: String(at.getMinutes()),
+        pm: at.getHours() >= 12,
+      };
+    });
+    const picker = page.getByRole('group', { name: 'Scheduled date and time' });
+    await picker.getByRole('button', { name: target.day }).click();
+    await picker.getByRole('textbox', { name: 'Hour' }).fill(target.hour);
+    await picker.getByRole('textbox', { name: 'Minute' }).fill(target.minute);
+    await picker.getByRole('button', { name: target.pm ? 'PM' : 'AM', exact: true }).click();
+    await page.getByRole('button', { name: 'Schedule Broadcast' }).click();
+    await page.getByText('Broadcast created successfully!').first().waitFor();
+    await page.waitForURL(`${stack.url}/broadcast`);
+
+    const later = row('Later on');
+    await expect.poll(() => later.innerText()).toMatch(/Scheduled/i);
+    await expect
+      .poll(() => later.innerText(), { timeout: 210_000, interval: 2_000 })
+      .toMatch(/Sending|Completed/i);
+    // It started at its time, not before (the engine ticks every second).
+    expect(Date.now()).toBeGreaterThanOrEqual(target.ms);
+    await expect.poll(() => later.innerText(), { timeout: 30_000 }).toMatch(/Completed/i);
+  }, 300_000);
+});
