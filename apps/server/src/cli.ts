@@ -60,6 +60,8 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
         graphApiBase: config.graphApiBase,
         graphVersion: config.GRAPH_API_VERSION,
         encryptionKey,
+        leaseSeconds: config.SENDER_LEASE_SECONDS,
+        unconfirmedTimeoutSeconds: config.UNCONFIRMED_TIMEOUT_SECONDS,
       },
     });
     stopOnSignal(async () => {

@@ -25,7 +25,13 @@ export async function startWorker(options: {
   pool: Pool;
   onError?: (error: Error) => void;
   /** Sending broadcasts needs the Cloud API and the key that opens business tokens. */
-  broadcasts?: { graphApiBase: string; graphVersion: string; encryptionKey: string };
+  broadcasts?: {
+    graphApiBase: string;
+    graphVersion: string;
+    encryptionKey: string;
+    leaseSeconds?: number;
+    unconfirmedTimeoutSeconds?: number;
+  };
 }): Promise<Worker> {
   const workerId = `${hostname()}:${process.pid}`;
   const boss = new PgBoss({ connectionString: options.databaseUrl, max: 4 });
@@ -58,6 +64,8 @@ export async function startWorker(options: {
       sender,
       secrets: new SecretBox(options.broadcasts.encryptionKey),
       log,
+      leaseSeconds: options.broadcasts.leaseSeconds,
+      unconfirmedTimeoutSeconds: options.broadcasts.unconfirmedTimeoutSeconds,
     });
     const loop = await startEngineLoop(engine, options.databaseUrl, log);
     engineLoop = {

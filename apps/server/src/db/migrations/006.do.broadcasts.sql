@@ -43,6 +43,8 @@ create table broadcast_messages (
   delivered_at timestamptz,
   read_at timestamptz,
   failed_at timestamptz,
+  -- When the row became unconfirmed: without a status webhook within UNCONFIRMED_TIMEOUT_SECONDS it fails.
+  unconfirmed_at timestamptz,
   unique (broadcast_id, whatsapp_number)
 );
 create index broadcast_messages_queue_idx on broadcast_messages (broadcast_id, next_attempt_at) where state = 'queued';

@@ -8,7 +8,6 @@ import type { MessageSender, SendOutcome } from './message-sender';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 import { TokenBucket } from './token-bucket';
 
-const LEASE_SECONDS = 15;
 const BATCH = 200;
 const MAX_ATTEMPTS = 8;
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
@@ -56,6 +55,8 @@ export class BroadcastEngine {
       log?: EngineLog;
       /** Overrides the number's throughput level (tests, benchmarks). */
       mpsOverride?: number;
+      leaseSeconds?: number;
+      unconfirmedTimeoutSeconds?: number;
     },
   ) {}
 
@@ -149,13 +150,13 @@ export class BroadcastEngine {
        on conflict (phone_number_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
          where sender_leases.expires_at < now() or sender_leases.holder = excluded.holder
        returning (select holder from previous) as previous`,
-      [phoneId, this.holder, LEASE_SECONDS],
+      [phoneId, this.holder, this.deps.leaseSeconds ?? 15],
     );
     if (rows.length === 0) return false;
     if (rows[0]!.previous !== this.holder) {
       // Whoever held the lease died mid-send: its `sending` rows may or may not have reached Meta.
       await this.deps.pool.query(
-        `update broadcast_messages m set state = 'unconfirmed'
+        `update broadcast_messages m set state = 'unconfirmed', unconfirmed_at = now()
            from broadcasts b where m.broadcast_id = b.id and b.phone_number_id = $1 and m.state = 'sending'`,
         [phoneId],
       );
@@ -321,7 +322,8 @@ export class BroadcastEngine {
     if (final.length > 0) {
       await pool.query(
         `update broadcast_messages m set state = x.state, error_code = x.code, error_title = x.title,
-                failed_at = case when x.state = 'failed' then now() end
+                failed_at = case when x.state = 'failed' then now() end,
+                unconfirmed_at = case when x.state = 'unconfirmed' then now() end
            from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)
           where m.id = x.id and m.state = 'sending'`,
         [
@@ -347,6 +349,16 @@ export class BroadcastEngine {
 
   /** A broadcast is completed once no message is waiting or in flight (unconfirmed ones wait for Meta). */
   private async completeFinished(): Promise<void> {
+    // Unconfirmed for too long: no status ever came, so it most likely never reached Meta. It is failed,
+    // truthfully, and never resent (a resend could be a duplicate).
+    const expired = await this.deps.pool.query<{ broadcast_id: number }>(
+      `update broadcast_messages set state = 'failed', failed_at = now(),
+              error_title = 'No confirmation from WhatsApp after the sender stopped; not resent to avoid a duplicate'
+        where state = 'unconfirmed' and unconfirmed_at < now() - make_interval(secs => $1)
+        returning broadcast_id::int`,
+      [this.deps.unconfirmedTimeoutSeconds ?? 600],
+    );
+    await refreshBroadcastCounts(this.deps.pool, [...new Set(expired.rows.map((r) => r.broadcast_id))]);
     await this.deps.pool.query(
       `update broadcasts b set status = 'completed', completed_at = now()
         where b.status = 'sending'

