@@ -27,7 +27,7 @@ interface SendContext {
 }
 
 type Result =
-  | { id: number; state: 'accepted'; wamid: string }
+  | { id: number; state: 'accepted'; wamid: string; at: Date }
   | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
   | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string };
 
@@ -300,9 +300,9 @@ export class BroadcastEngine {
       await pool.query(
         `update broadcast_messages m
             set state = case when m.state in ('sending', 'unconfirmed') then 'accepted' else m.state end,
-                wamid = x.wamid, accepted_at = coalesce(m.accepted_at, now())
-           from unnest($1::bigint[], $2::text[]) as x(id, wamid) where m.id = x.id`,
-        [accepted.map((r) => r.id), accepted.map((r) => r.wamid)],
+                wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at)
+           from unnest($1::bigint[], $2::text[], $3::timestamptz[]) as x(id, wamid, at) where m.id = x.id`,
+        [accepted.map((r) => r.id), accepted.map((r) => r.wamid), accepted.map((r) => r.at)],
       );
     }
     if (retries.length > 0) {
@@ -371,7 +371,7 @@ export class BroadcastEngine {
 function toResult(message: Claimed, outcome: SendOutcome): Result {
   switch (outcome.kind) {
     case 'accepted':
-      return { id: message.id, state: 'accepted', wamid: outcome.wamid };
+      return { id: message.id, state: 'accepted', wamid: outcome.wamid, at: new Date() };
     case 'unconfirmed':
       return { id: message.id, state: 'unconfirmed', code: null, title: outcome.title };
     case 'failed':

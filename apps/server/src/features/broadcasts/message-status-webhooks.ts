@@ -37,7 +37,10 @@ export const applyMessageStatuses: WebhookHandler = async (client, change) => {
                  as x(row_id, wamid, status, code, title)),
      targets as (
        select m.id, i.* from incoming i
-         join broadcast_messages m on (i.row_id ~ '^[0-9]{1,18}$' and m.id = i.row_id::bigint) or m.wamid = i.wamid
+         -- By the row id Herald sent, else by wamid: each an index lookup (an OR of both would scan).
+         join broadcast_messages m on m.id = coalesce(
+           case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end,
+           (select m2.id from broadcast_messages m2 where m2.wamid = i.wamid))
          join broadcasts b on b.id = m.broadcast_id
          join waba_accounts w on w.id = b.waba_account_id and w.waba_id = $1)
      update broadcast_messages m

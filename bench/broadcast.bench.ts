@@ -1,0 +1,246 @@
+// Broadcast throughput on this machine: 100,000 contacts, the sandbox in its own process on loopback.
+// Figures: send rate against a 1,000 mps and an 80 mps cap, 130429 answers, time to the first message,
+// and status-webhook ingestion (statuses/s acknowledged, ack p99, time until applied).
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { buildApp } from '../apps/server/src/app';
+import { migrate } from '../apps/server/src/db/migrate';
+import { createPool } from '../apps/server/src/db/pool';
+import { BroadcastEngine } from '../apps/server/src/features/broadcasts/broadcast-engine';
+import { MessageSender } from '../apps/server/src/features/broadcasts/message-sender';
+import { signBody } from '../apps/server/src/features/webhooks/signature';
+import { SecretBox } from '../apps/server/src/security/secret-box';
+import { adminQuery, freePort, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { testConfig } from '../test-support/test-config';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+const server = await openDatabaseServer();
+const database = `herald_bench_broadcast_${process.pid}`;
+await adminQuery(server.adminUrl, `create database ${database}`);
+const url = withDatabase(server.adminUrl, database);
+const sandboxPort = await freePort();
+const sandboxProcess = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(repoRoot, 'packages/cloud-sim/src/cli.ts')],
+  {
+    env: {
+      ...process.env,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_REVIEW_DELAY_MS: '50',
+      SANDBOX_LOG_FILE: `/tmp/${database}.jsonl`,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const sandboxUrl = await new Promise<string>((resolve) => {
+  createInterface({ input: sandboxProcess.stdout! }).on('line', (line) => {
+    const match = /listening on (http:\/\/\S+)/.exec(line);
+    if (match) resolve(match[1]!);
+  });
+});
+const sandbox = (p: string, body?: object) =>
+  fetch(`${sandboxUrl}${p}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json());
+
+try {
+  await migrate(url);
+  const pool = createPool(url, 20);
+  const config = testConfig({ GRAPH_API_BASE: sandboxUrl, WEB_DIST_DIR: '/nonexistent' });
+  const app = await buildApp({ config, pool, logger: false });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  await sandbox('/__sandbox/config', { webhook_url: `${address}/webhooks/whatsapp`, pair_rate_window_ms: 0 });
+
+  // An account, its number at HIGH throughput, 100,000 contacts and an approved template.
+  const business = (await sandbox('/__sandbox/wabas', { business_name: 'Bench Co' })) as Record<
+    string,
+    string
+  >;
+  const signup = await app.inject({
+    method: 'POST',
+    url: '/api/auth/facebook/callback/',
+    payload: { ...business, email: 'bench@herald.test', password: 'bench password', account_data: {} },
+  });
+  if (signup.statusCode !== 200) throw new Error(signup.body);
+  const token = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      payload: { username: 'bench@herald.test', password: 'bench password' },
+    })
+  ).json().accessToken;
+  const headers = { authorization: `Bearer ${token}` };
+  await pool.query(
+    `insert into contacts (waba_account_id, name, whatsapp_number)
+     select w.id, 'Person ' || i, '+1628' || lpad(i::text, 7, '0') from waba_accounts w, generate_series(1, $1) i`,
+    [CONTACTS],
+  );
+  await pool.query('vacuum analyze contacts');
+  const templateId = (
+    await app.inject({
+      method: 'POST',
+      url: '/meta/templates/',
+      headers,
+      payload: {
+        name: 'bench_hello',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hi {{1}}.' }],
+        dynamic_variables: { body_variable: { '1': 'name' } },
+      },
+    })
+  ).json().id;
+  while (
+    (await pool.query('select status from templates where id = $1', [templateId])).rows[0].status !==
+    'APPROVED'
+  ) {
+    await app.webhooks.idle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // Sending is measured alone: no status webhooks compete for the CPU while the engine sends.
+  await sandbox('/__sandbox/config', { webhook_url: null });
+
+  const sender = new MessageSender(sandboxUrl, 'v21.0');
+  const engine = new BroadcastEngine({ pool, sender, secrets: new SecretBox(config.ENCRYPTION_KEY!) });
+
+  async function sendRun(level: 'HIGH' | 'STANDARD', mps: number, percentage: number) {
+    await pool.query('update phone_numbers set throughput_level = $1', [level]);
+    await sandbox(`/__sandbox/phone-numbers/${business.phone_number_id}`, { mps });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/broadcast/create/',
+      headers,
+      payload: { name: `bench ${mps}`, template_id: templateId, recipients: { type: 'all', percentage } },
+    });
+    const id = created.json().id;
+    const ticking = setInterval(() => void engine.tick(), 200);
+    await engine.tick();
+    while (
+      (await pool.query('select status from broadcasts where id = $1', [id])).rows[0].status !== 'completed'
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    clearInterval(ticking);
+    await engine.idle();
+    const { rows } = await pool.query(
+      `select count(*)::int as sent,
+              extract(epoch from (max(m.accepted_at) - min(m.accepted_at))) as seconds,
+              extract(epoch from (min(m.accepted_at) - b.created_at)) as first_after,
+              count(*) filter (where m.error_code = 130429)::int as rate_limited,
+              count(*) filter (where m.state = 'failed')::int as failed
+         from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+        where m.broadcast_id = $1 group by b.created_at`,
+      [id],
+    );
+    const r = rows[0];
+    const rate = r.sent / Number(r.seconds);
+    return {
+      cap_mps: mps,
+      messages: r.sent,
+      seconds: Number(Number(r.seconds).toFixed(2)),
+      rate_mps: Math.round(rate),
+      share_of_cap: Number((rate / mps).toFixed(3)),
+      first_message_after_create_s: Number(Number(r.first_after).toFixed(3)),
+      answers_130429: r.rate_limited,
+      failed: r.failed,
+      broadcastId: id,
+    };
+  }
+
+  const high = await sendRun('HIGH', 1000, 100);
+  const standard = await sendRun('STANDARD', 80, 8);
+
+  // Status ingestion: signed batches of 100 statuses (as Meta batches them), 20 requests in flight.
+  const messages = (
+    await pool.query<{ id: string; wamid: string }>(
+      'select id::text, wamid from broadcast_messages where broadcast_id = $1',
+      [high.broadcastId],
+    )
+  ).rows;
+  const bodies: string[] = [];
+  for (let i = 0; i < messages.length; i += 100) {
+    const statuses = messages
+      .slice(i, i + 100)
+      .map((m) => ({
+        id: m.wamid,
+        status: 'delivered',
+        timestamp: '1',
+        recipient_id: '1',
+        biz_opaque_callback_data: m.id,
+      }));
+    bodies.push(
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: business.waba_id,
+            changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', statuses } }],
+          },
+        ],
+      }),
+    );
+  }
+  const latencies: number[] = [];
+  let next = 0;
+  const ingestStart = performance.now();
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!;
+        const t0 = performance.now();
+        const response = await fetch(`${address}/webhooks/whatsapp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-hub-signature-256': signBody(config.META_APP_SECRET, body),
+          },
+          body,
+        });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const ackSeconds = (performance.now() - ingestStart) / 1000;
+  await app.webhooks.idle();
+  await app.webhooks.drainAll();
+  const appliedSeconds = (performance.now() - ingestStart) / 1000;
+  const delivered = (
+    await pool.query(
+      "select count(*)::int as n from broadcast_messages where broadcast_id = $1 and state = 'delivered'",
+      [high.broadcastId],
+    )
+  ).rows[0].n;
+  latencies.sort((a, b) => a - b);
+
+  console.log(
+    JSON.stringify({
+      benchmark: 'broadcast',
+      contacts: CONTACTS,
+      send_at_1000_mps: { ...high, broadcastId: undefined },
+      send_at_80_mps: { ...standard, broadcastId: undefined },
+      webhook_ingestion: {
+        statuses: messages.length,
+        acked_statuses_per_s: Math.round(messages.length / ackSeconds),
+        ack_p50_ms: Number(latencies[Math.floor(latencies.length * 0.5)]!.toFixed(1)),
+        ack_p99_ms: Number(latencies[Math.floor(latencies.length * 0.99)]!.toFixed(1)),
+        applied_statuses_per_s: Math.round(messages.length / appliedSeconds),
+        applied: delivered,
+      },
+    }),
+  );
+  await engine.stop();
+  sender.close();
+  await app.close();
+  await pool.end();
+} finally {
+  sandboxProcess.kill('SIGTERM');
+  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
+  await server.stop();
+}
