@@ -165,15 +165,13 @@ try {
   ).rows;
   const bodies: string[] = [];
   for (let i = 0; i < messages.length; i += 100) {
-    const statuses = messages
-      .slice(i, i + 100)
-      .map((m) => ({
-        id: m.wamid,
-        status: 'delivered',
-        timestamp: '1',
-        recipient_id: '1',
-        biz_opaque_callback_data: m.id,
-      }));
+    const statuses = messages.slice(i, i + 100).map((m) => ({
+      id: m.wamid,
+      status: 'delivered',
+      timestamp: '1',
+      recipient_id: '1',
+      biz_opaque_callback_data: m.id,
+    }));
     bodies.push(
       JSON.stringify({
         object: 'whatsapp_business_account',
