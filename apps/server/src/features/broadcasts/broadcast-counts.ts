@@ -1,19 +1,33 @@
-import type { Pool } from '../../db/pool';
 import type { PoolClient } from 'pg';
+import type { Pool } from '../../db/pool';
+import { withTransaction } from '../../db/transaction';
 
-/** Recounts the broadcasts' counters from their message rows: exact, whatever order events came in. */
+const RECOUNT_SQL = `
+  update broadcasts b
+     set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed
+    from (select broadcast_id,
+                 count(*) filter (where state in ('accepted', 'sent', 'delivered', 'read'))::int as accepted,
+                 count(*) filter (where state in ('delivered', 'read'))::int as delivered,
+                 count(*) filter (where state = 'read')::int as read,
+                 count(*) filter (where state = 'failed')::int as failed
+            from broadcast_messages where broadcast_id = any($1::bigint[]) group by broadcast_id) s
+   where b.id = s.broadcast_id`;
+
+/**
+ * Recounts the broadcasts' counters from their message rows: exact, whatever order events came in. The
+ * broadcast rows are locked first and counted in a later statement, so the count sees every change committed
+ * before it (counting first and then waiting for the lock could write an older, smaller count over a newer one).
+ * Pass a client inside a transaction (webhook batches), or the pool to run in a transaction of its own.
+ */
 export async function refreshBroadcastCounts(db: Pool | PoolClient, broadcastIds: number[]): Promise<void> {
   if (broadcastIds.length === 0) return;
-  await db.query(
-    `update broadcasts b
-        set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed
-       from (select broadcast_id,
-                    count(*) filter (where state in ('accepted', 'sent', 'delivered', 'read'))::int as accepted,
-                    count(*) filter (where state in ('delivered', 'read'))::int as delivered,
-                    count(*) filter (where state = 'read')::int as read,
-                    count(*) filter (where state = 'failed')::int as failed
-               from broadcast_messages where broadcast_id = any($1::bigint[]) group by broadcast_id) s
-      where b.id = s.broadcast_id`,
-    [broadcastIds],
-  );
+  const ids = [...new Set(broadcastIds)].sort((a, b) => a - b);
+  const recount = async (client: PoolClient) => {
+    await client.query('select id from broadcasts where id = any($1::bigint[]) order by id for update', [
+      ids,
+    ]);
+    await client.query(RECOUNT_SQL, [ids]);
+  };
+  if ('release' in db) await recount(db);
+  else await withTransaction(db, recount);
 }
