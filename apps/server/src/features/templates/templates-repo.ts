@@ -51,28 +51,34 @@ export async function listTemplates(
   return { count: count.rows[0]!.count, rows: rows.rows };
 }
 
-export async function findTemplate(
+/** One of the account's templates, by Herald's id or by Meta's. */
+async function findTemplateBy(
   db: Queryable,
   wabaAccountId: number,
-  id: number,
+  column: 'id' | 'meta_template_id',
+  value: number | string,
 ): Promise<TemplateRow | undefined> {
   const { rows } = await db.query<TemplateRow>(
-    `select ${COLUMNS} from templates where waba_account_id = $1 and id = $2`,
-    [wabaAccountId, id],
+    `select ${COLUMNS} from templates where waba_account_id = $1 and ${column} = $2`,
+    [wabaAccountId, value],
   );
   return rows[0];
 }
 
-export async function findTemplateByMetaId(
+export function findTemplate(
+  db: Queryable,
+  wabaAccountId: number,
+  id: number,
+): Promise<TemplateRow | undefined> {
+  return findTemplateBy(db, wabaAccountId, 'id', id);
+}
+
+export function findTemplateByMetaId(
   db: Queryable,
   wabaAccountId: number,
   metaTemplateId: string,
 ): Promise<TemplateRow | undefined> {
-  const { rows } = await db.query<TemplateRow>(
-    `select ${COLUMNS} from templates where waba_account_id = $1 and meta_template_id = $2`,
-    [wabaAccountId, metaTemplateId],
-  );
-  return rows[0];
+  return findTemplateBy(db, wabaAccountId, 'meta_template_id', metaTemplateId);
 }
 
 export interface TemplateWrite {
