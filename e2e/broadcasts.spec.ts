@@ -36,6 +36,14 @@ beforeAll(async () => {
 
 afterEach(async (context) => {
   if (context.task.result?.state !== 'fail') return;
+  const state = (await (await fetch(`${stack.sandboxUrl}/__sandbox/state`)).json()) as Record<
+    string,
+    unknown
+  >;
+  console.log(
+    `sandbox: ${JSON.stringify(state.messaging)} ${JSON.stringify((state.webhook_deliveries as unknown[]).slice(-4)).slice(0, 3000)}`,
+  );
+  console.log(`stack output:\n${stack.output().slice(-6000)}`);
   console.log(`browser log:\n${trouble.join('\n')}`);
   console.log(
     `page text:\n${await page

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { BROADCAST_MESSAGES, BROADCAST_PAGE_SIZE } from '@herald/contracts';
+import { BROADCAST_MESSAGES, BROADCAST_PAGE_SIZE, type BroadcastRow } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { PlusIcon, RefreshIcon, SearchIcon } from '../../../components/icons';
@@ -19,6 +19,18 @@ export const LIVE_POLL_MS = 2000;
 
 const LIVE_STATUSES = new Set(['sending', 'scheduled']);
 
+/**
+ * After sending, delivery and read statuses keep arriving from WhatsApp: a recent broadcast whose messages
+ * have not all reported back is followed at a gentler pace, so its figures fill in without a reload.
+ */
+export const FOLLOW_POLL_MS = 5000;
+const FOLLOW_FOR_MS = 24 * 60 * 60 * 1000;
+
+function awaitingStatuses(row: BroadcastRow): boolean {
+  const recent = Date.now() - Date.parse(row.scheduled) < FOLLOW_FOR_MS;
+  return recent && row.sent_percentage > row.delivered_percentage + row.failed_percentage;
+}
+
 /** Spec §2 Broadcast history (/broadcast). */
 export function BroadcastHistoryPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
@@ -33,9 +45,10 @@ export function BroadcastHistoryPage() {
   const live =
     (cached.currentData?.results.some((row) => LIVE_STATUSES.has(row.status.toLowerCase())) ?? false) ||
     (cached.currentData?.totals?.sending ?? 0) > 0;
+  const following = cached.currentData?.results.some(awaitingStatuses) ?? false;
   const { currentData, error, isFetching, refetch } = useGetBroadcastsQuery(args, {
     refetchOnMountOrArgChange: true,
-    pollingInterval: live ? LIVE_POLL_MS : 0,
+    pollingInterval: live ? LIVE_POLL_MS : following ? FOLLOW_POLL_MS : 0,
   });
 
   const count = currentData?.count ?? 0;
