@@ -3,12 +3,17 @@ import { hostname } from 'node:os';
 import type { Pool } from '../../db/pool';
 import type { SecretBox } from '../../security/secret-box';
 import { AUDIENCE_SQL } from './audience-sql';
+import { withTransaction } from '../../db/transaction';
 import { refreshBroadcastCounts } from './broadcast-counts';
 import type { MessageSender, SendOutcome } from './message-sender';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 import { TokenBucket } from './token-bucket';
 
 const BATCH = 200;
+/** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
+const FIRST_ROWS = 1_000;
+/** Message rows written per transaction afterwards, from the frozen audience. */
+const SLICE_ROWS = 20_000;
 const MAX_ATTEMPTS = 8;
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
 
@@ -45,6 +50,7 @@ export interface EngineLog {
 export class BroadcastEngine {
   private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly senders = new Map<number, Promise<void>>();
+  private readonly writers = new Map<number, Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -57,15 +63,16 @@ export class BroadcastEngine {
       mpsOverride?: number;
       leaseSeconds?: number;
       unconfirmedTimeoutSeconds?: number;
+      /** Message rows written at the start and then per slice (defaults FIRST_ROWS, SLICE_ROWS; tests shrink them). */
+      audienceRows?: { first: number; slice: number };
     },
   ) {}
 
   /** One pass: start what is due, then make sure every number with queued work has a sender. */
   async tick(): Promise<void> {
     if (this.stopped) return;
-    while (await this.startNextDue()) {
-      /* keep starting */
-    }
+    await this.startDue();
+    await this.writeAudiences();
     const { rows } = await this.deps.pool.query<{ phone_number_id: number }>(
       `select distinct b.phone_number_id::int from broadcasts b
         where b.status = 'sending'
@@ -82,9 +89,18 @@ export class BroadcastEngine {
     await this.completeFinished();
   }
 
+  /** Starts every due broadcast (the first step of a tick); answers how many started. */
+  async startDue(): Promise<number> {
+    let started = 0;
+    while (await this.startNextDue()) started += 1;
+    return started;
+  }
+
   /** Resolves when every sender this process runs has finished (tests wait on it). */
   async idle(): Promise<void> {
-    while (this.senders.size > 0) await Promise.all([...this.senders.values()]);
+    while (this.senders.size > 0 || this.writers.size > 0) {
+      await Promise.all([...this.senders.values(), ...this.writers.values()]);
+    }
   }
 
   async stop(): Promise<void> {
@@ -95,7 +111,12 @@ export class BroadcastEngine {
       .catch(() => undefined);
   }
 
-  /** Freezes the audience of one due broadcast: one INSERT … SELECT, sampled in a deterministic hash order. */
+  /**
+   * Starts one due broadcast: freezes its whole audience (matching contacts, sampled to round(n × p / 100) in a
+   * deterministic hash order) in one statement, which also writes the first FIRST_ROWS message rows; the rest
+   * of the frozen audience waits in broadcast_audiences and is written in slices while the first ones send.
+   * So the first message leaves within a fraction of a second however large the audience is.
+   */
   private async startNextDue(): Promise<boolean> {
     const client = await this.deps.pool.connect();
     try {
@@ -114,16 +135,39 @@ export class BroadcastEngine {
         await client.query('rollback');
         return false;
       }
-      const inserted = await client.query(
-        `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
-         select $3::bigint, a.id, a.whatsapp_number
-           from (${AUDIENCE_SQL}) a
-          order by md5($3::text || ':' || a.id::text)
-          limit (select round(count(*) * $4::numeric / 100) from (${AUDIENCE_SQL}) x)
-         on conflict (broadcast_id, whatsapp_number) do nothing`,
-        [broadcast.waba_account_id, broadcast.audience.tag_ids, broadcast.id, broadcast.audience.percentage],
+      // Data-modifying CTEs run once whether or not the final select reads them.
+      const frozen = await client.query<{ total: number }>(
+        `with audience as materialized (
+           select a.id, a.whatsapp_number, md5($3::text || ':' || a.id::text) as position
+             from (${AUDIENCE_SQL}) a),
+         sampled as materialized (
+           select id, whatsapp_number, position from audience order by position
+            limit (select round(count(*) * $4::numeric / 100) from audience)),
+         frozen as (
+           select coalesce(array_agg(id order by position), '{}') as ids,
+                  coalesce(array_agg(whatsapp_number order by position), '{}') as numbers,
+                  count(*)::int as total
+             from sampled),
+         first_rows as (
+           insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
+           select $3::bigint, x.id, x.number
+             from frozen, unnest(frozen.ids[1:$5], frozen.numbers[1:$5]) with ordinality as x(id, number, n)
+            order by x.n
+           returning 1),
+         rest as (
+           insert into broadcast_audiences (broadcast_id, contact_ids, numbers, written)
+           select $3::bigint, ids, numbers, $5 from frozen where total > $5
+           returning 1)
+         select total from frozen`,
+        [
+          broadcast.waba_account_id,
+          broadcast.audience.tag_ids,
+          broadcast.id,
+          broadcast.audience.percentage,
+          this.deps.audienceRows?.first ?? FIRST_ROWS,
+        ],
       );
-      const total = inserted.rowCount ?? 0;
+      const total = frozen.rows[0]?.total ?? 0;
       await client.query(
         `update broadcasts set status = $2, total_recipients = $3, started_at = now(),
                 completed_at = case when $3 = 0 then now() end
@@ -138,6 +182,66 @@ export class BroadcastEngine {
       throw error;
     } finally {
       client.release();
+    }
+  }
+
+  /** Makes sure each started broadcast whose audience is not fully written has a writer in this process. */
+  private async writeAudiences(): Promise<void> {
+    const { rows } = await this.deps.pool.query<{ broadcast_id: number }>(
+      'select broadcast_id::int from broadcast_audiences',
+    );
+    for (const { broadcast_id: broadcastId } of rows) {
+      if (this.writers.has(broadcastId)) continue;
+      const run = this.writeAudience(broadcastId)
+        .catch((error: Error) => this.deps.log?.error({ err: error, broadcastId }, 'audience writer failed'))
+        .finally(() => this.writers.delete(broadcastId));
+      this.writers.set(broadcastId, run);
+    }
+  }
+
+  /**
+   * Writes a frozen audience's remaining message rows, a slice per transaction, in hash order. The audience
+   * row is locked per slice (SKIP LOCKED): of several workers only one writes a slice, and a crash loses at
+   * most an uncommitted slice. The last slice deletes the audience row, which lets the broadcast complete.
+   */
+  private async writeAudience(broadcastId: number): Promise<void> {
+    while (!this.stopped) {
+      const done = await withTransaction(this.deps.pool, async (client) => {
+        const { rows } = await client.query<{ written: number; total: number }>(
+          `select written, cardinality(contact_ids) as total from broadcast_audiences
+            where broadcast_id = $1 for update skip locked`,
+          [broadcastId],
+        );
+        const audience = rows[0];
+        if (!audience) return true; // written completely, or another worker holds it
+        const end = Math.min(
+          audience.total,
+          audience.written + (this.deps.audienceRows?.slice ?? SLICE_ROWS),
+        );
+        // A contact deleted since the start keeps its frozen number; its row loses the contact (as the
+        // foreign key's `on delete set null` does for rows written earlier).
+        await client.query(
+          `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
+           select a.broadcast_id, c.id, x.number
+             from broadcast_audiences a,
+                  unnest(a.contact_ids[$2 + 1:$3], a.numbers[$2 + 1:$3]) with ordinality as x(id, number, n)
+             left join contacts c on c.id = x.id
+            where a.broadcast_id = $1
+            order by x.n
+           on conflict (broadcast_id, whatsapp_number) do nothing`,
+          [broadcastId, audience.written, end],
+        );
+        if (end >= audience.total) {
+          await client.query('delete from broadcast_audiences where broadcast_id = $1', [broadcastId]);
+          return true;
+        }
+        await client.query('update broadcast_audiences set written = $2 where broadcast_id = $1', [
+          broadcastId,
+          end,
+        ]);
+        return false;
+      });
+      if (done) return;
     }
   }
 
@@ -337,10 +441,14 @@ export class BroadcastEngine {
   }
 
   private async nextRetryInMs(phoneId: number): Promise<number | null> {
+    // A broadcast whose audience is still being written will have more rows in a moment.
     const { rows } = await this.deps.pool.query<{ wait: number | null }>(
-      `select extract(epoch from (min(m.next_attempt_at) - now())) * 1000 as wait
-         from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
-        where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued'`,
+      `select least(
+         (select extract(epoch from (min(m.next_attempt_at) - now())) * 1000
+            from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+           where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued'),
+         (select 50 from broadcast_audiences a join broadcasts b on b.id = a.broadcast_id
+           where b.phone_number_id = $1 limit 1)) as wait`,
       [phoneId],
     );
     const wait = rows[0]?.wait;
@@ -362,6 +470,7 @@ export class BroadcastEngine {
     await this.deps.pool.query(
       `update broadcasts b set status = 'completed', completed_at = now()
         where b.status = 'sending'
+          and not exists (select 1 from broadcast_audiences a where a.broadcast_id = b.id)
           and not exists (select 1 from broadcast_messages m
                            where m.broadcast_id = b.id and m.state in ('queued', 'sending', 'unconfirmed'))`,
     );

@@ -112,7 +112,13 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   sender = new MessageSender(t.sandboxUrl, 'v21.0');
-  engine = new BroadcastEngine({ pool: t.db.pool, sender, secrets: new SecretBox(t.config.ENCRYPTION_KEY!) });
+  // Tiny slices, so every broadcast below has its audience written while it sends (90 contacts: 7 + 11 × 8).
+  engine = new BroadcastEngine({
+    pool: t.db.pool,
+    sender,
+    secrets: new SecretBox(t.config.ENCRYPTION_KEY!),
+    audienceRows: { first: 7, slice: 11 },
+  });
 });
 
 afterAll(async () => {
@@ -188,6 +194,46 @@ describe('sending', () => {
     );
     expect(rows).toHaveLength(18);
     expect(rows.every((r) => r.opted_out_at === null && r.vip)).toBe(true);
+  });
+
+  it('freezes the whole sample at the start and writes its rows in hash order, slice by slice', async () => {
+    const response = await createBroadcast({
+      name: 'Sliced',
+      template_id: approvedTemplateId,
+      recipients: { type: 'all', percentage: 60 },
+    });
+    const id = response.json().id;
+    expect(await engine.startDue()).toBe(1);
+    // Started: the first rows exist and the rest of the frozen sample waits in broadcast_audiences.
+    const started = await t.db.pool.query(
+      'select cardinality(contact_ids) as frozen, written from broadcast_audiences where broadcast_id = $1',
+      [id],
+    );
+    const total = (await broadcastRow(id)).total_recipients;
+    expect(started.rows).toEqual([{ frozen: total, written: 7 }]);
+    expect((await messageStates(id)).queued).toBe(7);
+    // A contact added after the start is not part of this broadcast, even though its rows are still being written.
+    await t.db.pool.query(
+      `insert into contacts (waba_account_id, name, whatsapp_number) values ($1, 'Late', '+14155558888')`,
+      [wabaAccountId],
+    );
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const { rows } = await t.db.pool.query<{ contact_id: string; whatsapp_number: string }>(
+      'select contact_id, whatsapp_number from broadcast_messages where broadcast_id = $1 order by id',
+      [id],
+    );
+    const expected = await t.db.pool.query<{ id: string }>(
+      `select id from contacts where waba_account_id = $1 and opted_out_at is null and whatsapp_number <> '+14155558888'
+        order by md5($2::text || ':' || id::text)`,
+      [wabaAccountId, id],
+    );
+    const sample = expected.rows.slice(0, Math.round((expected.rows.length * 60) / 100)).map((r) => r.id);
+    expect(rows.map((r) => r.contact_id)).toEqual(sample);
+    expect(new Set(rows.map((r) => r.whatsapp_number)).size).toBe(rows.length);
+    expect(
+      (await t.db.pool.query('select 1 from broadcast_audiences where broadcast_id = $1', [id])).rows,
+    ).toHaveLength(0);
+    await t.db.pool.query(`delete from contacts where whatsapp_number = '+14155558888'`);
   });
 
   it('personalises each message, sends each recipient once, and counts statuses from the webhooks', async () => {

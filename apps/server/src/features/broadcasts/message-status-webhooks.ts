@@ -15,9 +15,9 @@ const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3 };
  * `messages` webhooks: delivery statuses of broadcast messages, found by `biz_opaque_callback_data` (the row
  * id Herald sent) or the wamid, and only within the WABA the entry names. States only move forward, so
  * duplicates and out-of-order deliveries change nothing; an unconfirmed row is settled by its first status.
- * One statement per batch of statuses, then the affected broadcasts' counters are recounted exactly.
+ * One statement per webhook; the affected broadcasts' counters are recounted exactly once per batch of webhooks.
  */
-export const applyMessageStatuses: WebhookHandler = async (client, change) => {
+export const applyMessageStatuses: WebhookHandler = async (client, change, batch) => {
   const statuses = ((change.value as { statuses?: StatusEntry[] })?.statuses ?? []).filter(
     (s) => typeof s.status === 'string' && (RANK[s.status] !== undefined || s.status === 'failed'),
   );
@@ -71,5 +71,10 @@ export const applyMessageStatuses: WebhookHandler = async (client, change) => {
       ),
     ],
   );
-  await refreshBroadcastCounts(client, [...new Set(rows.map((r) => r.broadcast_id))]);
+  const touched = batch.collect(
+    'broadcast-counts',
+    () => new Set<number>(),
+    (batchClient, ids) => refreshBroadcastCounts(batchClient, [...ids]),
+  );
+  for (const row of rows) touched.add(row.broadcast_id);
 };

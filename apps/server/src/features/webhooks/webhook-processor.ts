@@ -8,8 +8,42 @@ export interface WebhookChange {
   value: unknown;
 }
 
+/**
+ * Work a handler leaves for the end of its batch: `collect` returns this batch's value for `key` (made by
+ * `create` on first use), and `finish` runs once with it, in the batch's transaction, just before the commit.
+ * Lets a handler do once per batch what would be wasteful once per event (recounting a broadcast).
+ */
+export interface WebhookBatch {
+  collect<T>(key: string, create: () => T, finish: (client: PoolClient, value: T) => Promise<void>): T;
+}
+
 /** Applies one change inside the batch's transaction; must be idempotent (Meta delivers at least once). */
-export type WebhookHandler = (client: PoolClient, change: WebhookChange) => Promise<void>;
+export type WebhookHandler = (
+  client: PoolClient,
+  change: WebhookChange,
+  batch: WebhookBatch,
+) => Promise<void>;
+
+/** One batch's collected values and their finishers, in the order first collected. */
+class BatchWork implements WebhookBatch {
+  private readonly work = new Map<
+    string,
+    { value: unknown; finish: (client: PoolClient, value: unknown) => Promise<void> }
+  >();
+
+  collect<T>(key: string, create: () => T, finish: (client: PoolClient, value: T) => Promise<void>): T {
+    let entry = this.work.get(key);
+    if (!entry) {
+      entry = { value: create(), finish: finish as (client: PoolClient, value: unknown) => Promise<void> };
+      this.work.set(key, entry);
+    }
+    return entry.value as T;
+  }
+
+  async finish(client: PoolClient): Promise<void> {
+    for (const { value, finish } of this.work.values()) await finish(client, value);
+  }
+}
 
 interface WebhookPayload {
   entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: unknown }> }>;
@@ -90,11 +124,12 @@ export class WebhookProcessor {
           order by id limit $1 for update skip locked`,
         [batchSize],
       );
+      const batch = new BatchWork();
       for (const row of rows) {
         await client.query('savepoint event');
         try {
           for (const change of changesOf(row.payload)) {
-            await this.handlers.get(change.field)?.(client, change);
+            await this.handlers.get(change.field)?.(client, change, batch);
           }
           await client.query(
             'update webhook_events set processed_at = now(), attempts = attempts + 1 where id = $1',
@@ -109,6 +144,8 @@ export class WebhookProcessor {
           this.log.error({ err: error, eventId: row.id }, 'webhook event failed');
         }
       }
+      // A value collected by an event rolled back above only costs a little extra work here.
+      await batch.finish(client);
       await client.query('commit');
       return rows.length;
     } catch (error) {
