@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import { hasValidSignature } from './signature';
+import { WebhookInbox } from './webhook-inbox';
 import type { WebhookProcessor } from './webhook-processor';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
@@ -19,6 +20,7 @@ export function webhookRoutes(deps: {
   verifyToken: string;
 }): FastifyPluginAsync {
   return async (app) => {
+    const inbox = new WebhookInbox(deps.pool);
     // Raw bytes: the signature covers them exactly, so JSON must not be parsed (and re-serialised) first.
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser(
@@ -59,13 +61,18 @@ export function webhookRoutes(deps: {
         if (!hasValidSignature(deps.appSecret, raw, Array.isArray(signature) ? signature[0] : signature)) {
           throw HttpError.field(401, 'X-Hub-Signature-256', 'Invalid webhook signature');
         }
-        let payload: unknown;
+        const text = raw.toString('utf8');
         try {
-          payload = JSON.parse(raw.toString('utf8'));
+          JSON.parse(text);
         } catch {
           throw HttpError.field(400, 'body', 'The webhook body is not valid JSON');
         }
-        await deps.pool.query('insert into webhook_events (payload) values ($1)', [payload]);
+        await inbox.store(text).catch((error: { code?: string }) => {
+          // Data exceptions (class 22): valid JSON that jsonb cannot hold, such as a \u0000 escape.
+          if (error.code?.startsWith('22'))
+            throw HttpError.field(400, 'body', 'The webhook body cannot be stored as JSON');
+          throw error;
+        });
         deps.processor.schedule();
         return reply.code(200).send({ received: true });
       },

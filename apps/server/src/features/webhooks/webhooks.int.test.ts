@@ -93,4 +93,24 @@ describe('POST /webhooks/whatsapp', () => {
     );
     expect(rows[0]).toEqual({ processed_at: null, last_error: 'handler refused' });
   });
+
+  it('stores every one of many concurrent webhooks exactly once, and a body jsonb refuses fails alone', async () => {
+    const before = await storedCount();
+    const bodies = Array.from({ length: 60 }, (_, i) => payload({ burst: i }));
+    // Valid JSON, but a \u0000 escape cannot be held by jsonb: it must not take the bodies beside it down.
+    const poison = payload({ text: 'nul \u0000 here' });
+    const responses = await Promise.all(
+      [...bodies.slice(0, 30), poison, ...bodies.slice(30)].map((body) =>
+        post(body, signBody(t.config.META_APP_SECRET, body)),
+      ),
+    );
+    expect(responses.map((r) => r.statusCode).filter((code) => code !== 200)).toEqual([400]);
+    expect(responses[30]!.json().errors[0].field).toBe('body');
+    expect(await storedCount()).toBe(before + 60);
+    const { rows } = await t.db.pool.query(
+      `select count(distinct payload->'entry'->0->'changes'->0->'value'->>'burst')::int as n
+         from webhook_events where payload->'entry'->0->'changes'->0->'value' ? 'burst'`,
+    );
+    expect(rows[0].n).toBe(60);
+  });
 });
