@@ -15,6 +15,7 @@ const FIRST_ROWS = 1_000;
 /** Message rows written per transaction afterwards, from the frozen audience. */
 const SLICE_ROWS = 20_000;
 const MAX_ATTEMPTS = 8;
+const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
 
 interface Claimed {
@@ -23,6 +24,8 @@ interface Claimed {
   whatsapp_number: string;
   attempts: number;
   contact: ContactValues | null;
+  /** The contact replied STOP (or Meta answered 131050) after the audience was frozen. */
+  opted_out: boolean;
 }
 
 interface SendContext {
@@ -285,6 +288,9 @@ export class BroadcastEngine {
         await this.loadTemplates(context, batch);
         const results = await Promise.all(
           batch.map(async (message) => {
+            if (message.opted_out) {
+              return { id: message.id, state: 'failed', code: null, title: OPTED_OUT } as Result;
+            }
             const rendered = this.render(context, message);
             if (!rendered.ok)
               return { id: message.id, state: 'failed', code: null, title: rendered.reason } as Result;
@@ -340,7 +346,8 @@ export class BroadcastEngine {
        returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,
          (select jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
                  'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
-            from contacts c where c.id = m.contact_id) as contact`,
+            from contacts c where c.id = m.contact_id) as contact,
+         exists (select 1 from contacts c where c.id = m.contact_id and c.opted_out_at is not null) as opted_out`,
       [phoneId, BATCH],
     );
     return rows;

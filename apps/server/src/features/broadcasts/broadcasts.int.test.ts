@@ -236,6 +236,41 @@ describe('sending', () => {
     await t.db.pool.query(`delete from contacts where whatsapp_number = '+14155558888'`);
   });
 
+  it('does not send to a contact who opts out after the broadcast started', async () => {
+    const response = await createBroadcast({
+      name: 'Changed their mind',
+      template_id: approvedTemplateId,
+      recipients: { type: 'all', percentage: 100 },
+    });
+    const id = response.json().id;
+    expect(await engine.startDue()).toBe(1);
+    const { rows } = await t.db.pool.query<{ contact_id: string; whatsapp_number: string }>(
+      `update contacts set opted_out_at = now()
+        where id = (select contact_id from broadcast_messages where broadcast_id = $1 order by id desc limit 1)
+        returning id as contact_id, whatsapp_number`,
+      [id],
+    );
+    const quitter = rows[0]!;
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const message = await t.db.pool.query(
+      'select state, error_title from broadcast_messages where broadcast_id = $1 and contact_id = $2',
+      [id, quitter.contact_id],
+    );
+    expect(message.rows).toEqual([
+      { state: 'failed', error_title: 'The contact opted out after the broadcast started; not sent' },
+    ]);
+    const log = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=1000`,
+    )) as { data: Array<{ to: string; biz_opaque_callback_data: string }> };
+    const sentIds = new Set(log.data.map((m) => m.biz_opaque_callback_data));
+    const row = await t.db.pool.query(
+      'select id::text from broadcast_messages where broadcast_id = $1 and contact_id = $2',
+      [id, quitter.contact_id],
+    );
+    expect(sentIds.has(row.rows[0].id)).toBe(false);
+    await t.db.pool.query('update contacts set opted_out_at = null where id = $1', [quitter.contact_id]);
+  });
+
   it('personalises each message, sends each recipient once, and counts statuses from the webhooks', async () => {
     const response = await createBroadcast({
       name: 'Everyone',

@@ -36,13 +36,17 @@ export const applyMessageStatuses: WebhookHandler = async (client, change, batch
        select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[])
                  as x(row_id, wamid, status, code, title)),
      targets as (
-       select m.id, i.* from incoming i
-         -- By the row id Herald sent, else by wamid: each an index lookup (an OR of both would scan).
-         join broadcast_messages m on m.id = coalesce(
-           case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end,
-           (select m2.id from broadcast_messages m2 where m2.wamid = i.wamid))
-         join broadcasts b on b.id = m.broadcast_id
-         join waba_accounts w on w.id = b.waba_account_id and w.waba_id = $1)
+       select found.id, i.* from incoming i
+         -- By the row id Herald sent, else by wamid: one index lookup per status, whatever the statistics
+         -- say (a join here may walk every message of the broadcast when they are stale, as after a start).
+         cross join lateral (
+           select m.id, m.broadcast_id from broadcast_messages m
+            where m.id = case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end
+           union all
+           select m.id, m.broadcast_id from broadcast_messages m where m.wamid = i.wamid
+           limit 1) found
+        where exists (select 1 from broadcasts b join waba_accounts w on w.id = b.waba_account_id
+                       where b.id = found.broadcast_id and w.waba_id = $1))
      update broadcast_messages m
         set state = t.status,
             wamid = coalesce(m.wamid, t.wamid),

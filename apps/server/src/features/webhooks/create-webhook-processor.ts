@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { applyMessageStatuses } from '../broadcasts/message-status-webhooks';
+import { applyOptOuts } from '../contacts/opt-out-webhooks';
 import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -15,5 +16,6 @@ export function createWebhookProcessor(
   processor.on('message_template_status_update', applyTemplateStatusUpdate);
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('messages', applyMessageStatuses);
+  processor.on('messages', applyOptOuts);
   return processor;
 }

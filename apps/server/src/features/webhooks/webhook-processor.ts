@@ -68,7 +68,7 @@ function changesOf(payload: WebhookPayload): WebhookChange[] {
  * (its error kept) and no longer blocks the batch after a few attempts.
  */
 export class WebhookProcessor {
-  private readonly handlers = new Map<string, WebhookHandler>();
+  private readonly handlers = new Map<string, WebhookHandler[]>();
   private draining: Promise<number> | null = null;
   private again = false;
 
@@ -77,8 +77,9 @@ export class WebhookProcessor {
     private readonly log: { error: (details: object, message: string) => void } = console,
   ) {}
 
+  /** Adds a handler for one `field`; a field may have several (a `messages` change carries statuses and inbound messages). */
   on(field: string, handler: WebhookHandler): void {
-    this.handlers.set(field, handler);
+    this.handlers.set(field, [...(this.handlers.get(field) ?? []), handler]);
   }
 
   /** Starts a drain soon unless one is running (then it runs once more after it): cheap to call per request. */
@@ -129,7 +130,7 @@ export class WebhookProcessor {
         await client.query('savepoint event');
         try {
           for (const change of changesOf(row.payload)) {
-            await this.handlers.get(change.field)?.(client, change, batch);
+            for (const handler of this.handlers.get(change.field) ?? []) await handler(client, change, batch);
           }
           await client.query(
             'update webhook_events set processed_at = now(), attempts = attempts + 1 where id = $1',

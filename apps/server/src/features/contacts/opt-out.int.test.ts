@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
+import { signBody } from '../webhooks/signature';
+import { contactsUser } from './contacts-test-helpers';
+
+let t: TestApp;
+let user: Awaited<ReturnType<typeof contactsUser>>;
+let other: Awaited<ReturnType<typeof contactsUser>>;
+
+const sandbox = (path: string, body: object) =>
+  fetch(`${t.sandboxUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+async function addContact(owner: typeof user, name: string, number: string) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/recipient/create/',
+    headers: owner.headers,
+    payload: { customer_name: name, whatsapp_number: number },
+  });
+  expect(response.statusCode).toBe(201);
+}
+
+const optedOut = async (owner: typeof user, number: string) =>
+  (
+    await t.db.pool.query(
+      `select c.opted_out_at is not null as out from contacts c join waba_accounts w on w.id = c.waba_account_id
+        where w.waba_id = $1 and c.whatsapp_number = $2`,
+      [owner.business.waba_id, number],
+    )
+  ).rows[0]?.out as boolean | undefined;
+
+/** Waits until the sandbox's webhook for an inbound message has reached Herald and been applied. */
+async function inbound(owner: typeof user, from: string, content: Record<string, string>) {
+  const before = Number((await t.db.pool.query('select count(*) from webhook_events')).rows[0].count);
+  const sent = await sandbox('/__sandbox/inbound', {
+    phone_number_id: owner.business.phone_number_id,
+    from,
+    ...content,
+  });
+  expect(sent.status).toBe(200);
+  const deadline = Date.now() + 5_000;
+  while (Number((await t.db.pool.query('select count(*) from webhook_events')).rows[0].count) === before) {
+    if (Date.now() > deadline) throw new Error('the inbound webhook never arrived');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await t.app.webhooks.idle();
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  await sandbox('/__sandbox/config', { webhook_url: `${address}/webhooks/whatsapp` });
+  user = await contactsUser(t, 'optout@herald.test');
+  other = await contactsUser(t, 'optout-other@herald.test');
+  await addContact(user, 'Stopper', '+14155552001');
+  await addContact(user, 'Tapper', '+14155552002');
+  await addContact(user, 'Chatty', '+14155552003');
+  await addContact(other, 'Same number elsewhere', '+14155552001');
+});
+afterAll(() => t.close());
+
+describe('opt-outs from the messages webhook', () => {
+  it('opts out a contact who replies STOP, in that account only', async () => {
+    await inbound(user, '14155552001', { text: '  Stop ' });
+    expect(await optedOut(user, '+14155552001')).toBe(true);
+    expect(await optedOut(other, '+14155552001')).toBe(false);
+  });
+
+  it('opts out on a quick-reply STOP button, and not on an ordinary message', async () => {
+    await inbound(user, '14155552002', { button_payload: 'STOP', button_text: 'Stop promotions' });
+    await inbound(user, '14155552003', { text: 'Please stop by the shop tomorrow' });
+    expect(await optedOut(user, '+14155552002')).toBe(true);
+    expect(await optedOut(user, '+14155552003')).toBe(false);
+  });
+
+  it('opts back in on START', async () => {
+    await inbound(user, '14155552001', { text: 'START' });
+    expect(await optedOut(user, '+14155552001')).toBe(false);
+  });
+
+  it('opts out a recipient whose message failed with 131050', async () => {
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: user.business.waba_id,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                statuses: [
+                  {
+                    id: 'wamid.unknown',
+                    status: 'failed',
+                    timestamp: '1',
+                    recipient_id: '14155552003',
+                    errors: [{ code: 131050, title: 'User stopped marketing messages' }],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/whatsapp',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signBody(t.config.META_APP_SECRET, body),
+      },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(200);
+    await t.app.webhooks.idle();
+    expect(await optedOut(user, '+14155552003')).toBe(true);
+  });
+});
