@@ -74,7 +74,7 @@ try {
   await migrate(url);
   await db.connect();
 
-  child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'contacts-server.ts'), url], {
+  child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'api-server.ts'), url], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const first = await new Promise<string>((resolve, reject) => {

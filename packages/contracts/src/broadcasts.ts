@@ -115,6 +115,31 @@ export const BroadcastListResponseSchema = z
   })
   .meta({ id: 'BroadcastList' });
 
+/** What a user may do to a broadcast after creating it, and the statuses each one applies to. */
+export const BROADCAST_ACTIONS = {
+  pause: { from: ['sending'], to: 'paused', label: 'Pause', done: 'paused' },
+  resume: { from: ['paused'], to: 'sending', label: 'Resume', done: 'resumed' },
+  cancel: { from: ['scheduled', 'sending', 'paused'], to: 'cancelled', label: 'Cancel', done: 'cancelled' },
+} as const satisfies Record<string, { from: readonly string[]; to: string; label: string; done: string }>;
+export type BroadcastAction = keyof typeof BROADCAST_ACTIONS;
+
+/** The actions a broadcast in `status` allows, in display order. */
+export function broadcastActionsFor(status: string): BroadcastAction[] {
+  return (Object.keys(BROADCAST_ACTIONS) as BroadcastAction[]).filter((action) =>
+    (BROADCAST_ACTIONS[action].from as readonly string[]).includes(status.toLowerCase()),
+  );
+}
+
+export const BroadcastActionParamsSchema = z.object({
+  id: z.coerce.number({ message: 'must be a broadcast id' }).int().positive('must be a broadcast id'),
+  action: z.enum(['pause', 'resume', 'cancel'], { message: 'must be pause, resume or cancel' }),
+});
+
+export const BroadcastActionResponseSchema = z
+  .object({ id: z.number().int(), status: z.string() })
+  .meta({ id: 'BroadcastActionResponse' });
+export type BroadcastActionResponse = z.infer<typeof BroadcastActionResponseSchema>;
+
 export type BroadcastCreateRequest = z.infer<typeof BroadcastCreateRequestSchema>;
 export type BroadcastCreateResponse = z.infer<typeof BroadcastCreateResponseSchema>;
 export type BroadcastRow = z.infer<typeof BroadcastRowSchema>;

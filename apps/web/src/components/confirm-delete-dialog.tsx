@@ -4,8 +4,9 @@ import { FormAlert } from './form-alert';
 import { ModalDialog } from './modal-dialog';
 
 /**
- * The one "are you sure?" dialog for deletions: focus starts on Cancel (the safe choice), the Delete button
- * reads 'Deleting...' while busy, and a failure is shown inside the dialog so the user can retry or cancel.
+ * The one "are you sure?" dialog for deletions (and other acts that cannot be undone): focus starts on the
+ * safe choice, the confirm button reads 'Deleting...' (or `busyLabel`) while busy, and a failure is shown
+ * inside the dialog so the user can retry or back out.
  */
 export function ConfirmDeleteDialog({
   title,
@@ -15,6 +16,9 @@ export function ConfirmDeleteDialog({
   failure,
   onConfirm,
   onClose,
+  confirmLabel = 'Delete',
+  busyLabel = 'Deleting...',
+  dismissLabel = 'Cancel',
 }: {
   title: string;
   description: string;
@@ -23,6 +27,9 @@ export function ConfirmDeleteDialog({
   failure: string | null;
   onConfirm: () => void;
   onClose: () => void;
+  confirmLabel?: string;
+  busyLabel?: string;
+  dismissLabel?: string;
 }) {
   const cancel = useRef<HTMLButtonElement>(null);
   return (
@@ -42,10 +49,10 @@ export function ConfirmDeleteDialog({
       ) : null}
       <div className="flex justify-end gap-2">
         <button ref={cancel} type="button" className={secondaryButtonClass} disabled={busy} onClick={onClose}>
-          Cancel
+          {dismissLabel}
         </button>
         <button type="button" className={dangerButtonClass} disabled={busy} onClick={onConfirm}>
-          {busy ? 'Deleting...' : 'Delete'}
+          {busy ? busyLabel : confirmLabel}
         </button>
       </div>
     </ModalDialog>

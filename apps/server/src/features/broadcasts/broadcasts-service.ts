@@ -1,5 +1,7 @@
 import {
+  BROADCAST_ACTIONS,
   BROADCAST_MESSAGES,
+  type BroadcastAction,
   MAX_SCHEDULE_AHEAD_SECONDS,
   sampleSize,
   type BroadcastCreateRequest,
@@ -7,6 +9,7 @@ import {
   type BroadcastRow,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
+import { withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
 import { AUDIENCE_SQL } from './audience-sql';
@@ -166,5 +169,41 @@ export class BroadcastsService {
         sending: t.sending!,
       },
     };
+  }
+
+  /**
+   * Pause, resume or cancel. Senders claim only from `sending` broadcasts, so a pause takes effect after the
+   * batch in flight; cancelling also drops the part of the audience not yet written and ends every queued
+   * message `cancelled`. Messages already handed to Meta are not recalled (they cannot be).
+   */
+  async act(waba: OwnedWaba, id: number, action: BroadcastAction) {
+    const rule = BROADCAST_ACTIONS[action];
+    const status = await withTransaction(this.deps.pool, async (client) => {
+      const found = await client.query<{ status: string }>(
+        'select status from broadcasts where id = $1 and waba_account_id = $2 for update',
+        [id, waba.id],
+      );
+      const current = found.rows[0]?.status;
+      if (current === undefined) throw HttpError.field(404, 'id', 'Broadcast not found');
+      if (!(rule.from as readonly string[]).includes(current)) {
+        throw HttpError.field(409, 'status', `A ${current} broadcast cannot be ${rule.done}`);
+      }
+      if (action === 'cancel') {
+        await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);
+        await client.query(
+          `update broadcast_messages set state = 'cancelled' where broadcast_id = $1 and state = 'queued'`,
+          [id],
+        );
+      }
+      await client.query(
+        `update broadcasts set status = $2, completed_at = case when $2 = 'cancelled' then now() end where id = $1`,
+        [id, rule.to],
+      );
+      return rule.to;
+    });
+    if (status === 'sending') {
+      await this.deps.pool.query(`select pg_notify('${BROADCASTS_DUE_CHANNEL}', $1)`, [String(id)]);
+    }
+    return { id, status };
   }
 }

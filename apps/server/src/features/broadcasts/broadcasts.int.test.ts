@@ -23,6 +23,10 @@ const sandbox = (path: string, body?: object) =>
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => r.json());
 
+function act(id: number, action: string) {
+  return t.app.inject({ method: 'POST', url: `/broadcast/${id}/${action}/`, headers });
+}
+
 async function createBroadcast(body: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url: '/broadcast/create/', headers, payload: body });
 }
@@ -269,6 +273,100 @@ describe('sending', () => {
     );
     expect(sentIds.has(row.rows[0].id)).toBe(false);
     await t.db.pool.query('update contacts set opted_out_at = null where id = $1', [quitter.contact_id]);
+  });
+
+  it('pauses (nothing more is claimed), resumes, and still sends each recipient once', async () => {
+    const before = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
+    )) as { total: number };
+    const id = (
+      await createBroadcast({
+        name: 'Paused one',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 100 },
+      })
+    ).json().id;
+    expect(await engine.startDue()).toBe(1);
+    const paused = await act(id, 'pause');
+    expect(paused.statusCode).toBe(200);
+    expect(paused.json()).toEqual({ id, status: 'paused' });
+    for (let i = 0; i < 3; i += 1) {
+      await engine.tick();
+      await engine.idle();
+    }
+    expect(await messageStates(id)).toEqual({ queued: 90 });
+    expect((await broadcastRow(id)).status).toBe('paused');
+
+    const resumed = await act(id, 'resume');
+    expect(resumed.json()).toEqual({ id, status: 'sending' });
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const after = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
+    )) as { total: number };
+    expect(after.total - before.total).toBe(90);
+  });
+
+  it('cancels: queued messages end cancelled and unsent, the rest of the audience is never written', async () => {
+    const id = (
+      await createBroadcast({
+        name: 'Called off',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 100 },
+      })
+    ).json().id;
+    expect(await engine.startDue()).toBe(1);
+    const cancelled = await act(id, 'cancel');
+    expect(cancelled.json()).toEqual({ id, status: 'cancelled' });
+    await engine.tick();
+    await engine.idle();
+    expect(await messageStates(id)).toEqual({ cancelled: 7 });
+    const row = await broadcastRow(id);
+    expect(row.status).toBe('cancelled');
+    expect(row.completed_at).not.toBeNull();
+    expect(row.failed_count).toBe(0);
+
+    const later = (
+      await createBroadcast({
+        name: 'Not tomorrow after all',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 100 },
+        scheduled_time: Math.floor(Date.now() / 1000) + 1,
+      })
+    ).json().id;
+    expect((await act(later, 'cancel')).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await engine.startDue()).toBe(0);
+    expect(await messageStates(later)).toEqual({});
+  });
+
+  it('refuses an action the status does not allow (409), an unknown one (400) and another account’s broadcast (404)', async () => {
+    const id = (
+      await createBroadcast({
+        name: 'Done soon',
+        template_id: approvedTemplateId,
+        recipients: { type: 'all', percentage: 5 },
+      })
+    ).json().id;
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    const resume = await act(id, 'resume');
+    expect(resume.statusCode).toBe(409);
+    expect(resume.json().errors[0]).toEqual({
+      field: 'status',
+      message: 'A completed broadcast cannot be resumed',
+    });
+    expect((await act(id, 'cancel')).json().message).toBe('A completed broadcast cannot be cancelled');
+    const unknown = await act(id, 'stop');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].field).toBe('action');
+    expect((await act(999_999, 'pause')).statusCode).toBe(404);
+    const stranger = await signedInUser(t, 'stranger-broadcasts@herald.test', 'Stranger Co');
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/broadcast/${id}/cancel/`,
+      headers: { authorization: `Bearer ${stranger.accessToken}`, 'x-waba-id': stranger.business.waba_id },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await broadcastRow(id)).status).toBe('completed');
   });
 
   it('personalises each message, sends each recipient once, and counts statuses from the webhooks', async () => {

@@ -1,4 +1,6 @@
 import {
+  BroadcastActionParamsSchema,
+  BroadcastActionResponseSchema,
   BroadcastCreateRequestSchema,
   BroadcastCreateResponseSchema,
   BroadcastListQuerySchema,
@@ -43,6 +45,25 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
         broadcasts.list(request.waba!, request.query, (page) =>
           pageUrl(request, { page, search: request.query.search, sort: request.query.sort }),
         ),
+    );
+
+    app.post(
+      '/broadcast/:id/:action/',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary: 'Pause a sending broadcast, resume a paused one, or cancel one not finished',
+          params: BroadcastActionParamsSchema,
+          response: {
+            200: BroadcastActionResponseSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+            409: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request) => broadcasts.act(request.waba!, request.params.id, request.params.action),
     );
   };
 }

@@ -103,7 +103,11 @@ export class WebhookProcessor {
     while (this.draining) await this.draining;
   }
 
-  async drainAll(batchSize = 500): Promise<number> {
+  /**
+   * Applies every pending event, `batchSize` per transaction. Small batches keep the API's event loop free
+   * for the next webhooks: a batch's payloads are parsed in one go when its rows arrive.
+   */
+  async drainAll(batchSize = 100): Promise<number> {
     let total = 0;
     for (;;) {
       const applied = await this.drainBatch(batchSize).catch((error: Error) => {

@@ -1,4 +1,6 @@
 import type {
+  BroadcastAction,
+  BroadcastActionResponse,
   BroadcastCreateRequest,
   BroadcastCreateResponse,
   BroadcastListResponse,
@@ -50,6 +52,11 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       query: (body) => ({ url: '/broadcast/create/', method: 'POST', body }),
       invalidatesTags: ['Broadcasts'],
     }),
+    /** POST /broadcast/{id}/{pause|resume|cancel}/ */
+    broadcastAction: build.mutation<BroadcastActionResponse, { id: number; action: BroadcastAction }>({
+      query: ({ id, action }) => ({ url: `/broadcast/${id}/${action}/`, method: 'POST' }),
+      invalidatesTags: ['Broadcasts'],
+    }),
     /** GET /meta/templates/: the templates to choose from (the page filters the APPROVED ones). */
     getBroadcastTemplates: build.query<TemplateListResponse, string | null>({
       query: () => ({ url: '/meta/templates/', params: { page_size: 100, sort: 'name' } }),
@@ -74,6 +81,7 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
 export const {
   useGetBroadcastsQuery,
   useCreateBroadcastMutation,
+  useBroadcastActionMutation,
   useGetBroadcastTemplatesQuery,
   useGetBroadcastTemplateQuery,
   useGetBroadcastTagsQuery,

@@ -1,9 +1,18 @@
-import type { BroadcastRow } from '@herald/contracts';
+import {
+  BROADCAST_ACTIONS,
+  broadcastActionsFor,
+  type BroadcastAction,
+  type BroadcastRow,
+} from '@herald/contracts';
 import { formatCount, formatDateTime, formatPercent } from '../format';
 
 type BroadcastsTableProps = {
   /** undefined while the first page loads. */
   rows: BroadcastRow[] | undefined;
+  /** Pause, resume or cancel a row; the page decides whether to ask first. */
+  onAction: (row: BroadcastRow, action: BroadcastAction) => void;
+  /** The row whose action is in flight: its buttons are disabled. */
+  busyId?: number | null;
 };
 
 const COLUMNS = [
@@ -16,12 +25,15 @@ const COLUMNS = [
   'Read %',
   'Failed %',
   'Status',
+  'Actions',
 ];
 
 const STATUS_TONES: Record<string, string> = {
   scheduled: 'bg-amber-50 text-amber-700 ring-amber-200',
   sending: 'bg-sky-50 text-sky-700 ring-sky-200',
+  paused: 'bg-violet-50 text-violet-700 ring-violet-200',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
+  cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
   failed: 'bg-red-50 text-red-700 ring-red-200',
 };
 
@@ -30,7 +42,7 @@ function statusLabel(status: string): string {
 }
 
 /** Spec §2 Broadcast history: the table, with a live progress bar on broadcasts being sent. */
-export function BroadcastsTable({ rows }: BroadcastsTableProps) {
+export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -65,7 +77,9 @@ export function BroadcastsTable({ rows }: BroadcastsTableProps) {
               </td>
             </tr>
           ) : (
-            rows.map((row) => <BroadcastTableRow key={row.id} row={row} />)
+            rows.map((row) => (
+              <BroadcastTableRow key={row.id} row={row} onAction={onAction} busy={busyId === row.id} />
+            ))
           )}
         </tbody>
       </table>
@@ -73,7 +87,15 @@ export function BroadcastsTable({ rows }: BroadcastsTableProps) {
   );
 }
 
-function BroadcastTableRow({ row }: { row: BroadcastRow }) {
+function BroadcastTableRow({
+  row,
+  onAction,
+  busy,
+}: {
+  row: BroadcastRow;
+  onAction: BroadcastsTableProps['onAction'];
+  busy: boolean;
+}) {
   const status = row.status.toLowerCase();
   // How far the sending has gone: every recipient either sent (or further) or failed.
   const progress = Math.min(100, row.sent_percentage + row.failed_percentage);
@@ -113,6 +135,26 @@ function BroadcastTableRow({ row }: { row: BroadcastRow }) {
             />
           </div>
         ) : null}
+      </td>
+      <td className="py-3 pr-4 pl-3 whitespace-nowrap">
+        <div className="flex gap-1.5">
+          {broadcastActionsFor(row.status).map((action) => (
+            <button
+              key={action}
+              type="button"
+              disabled={busy}
+              aria-label={`${BROADCAST_ACTIONS[action].label} ${row.name}`}
+              onClick={() => onAction(row, action)}
+              className={`rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset disabled:opacity-50 ${
+                action === 'cancel'
+                  ? 'text-red-700 ring-red-200 hover:bg-red-50'
+                  : 'text-slate-700 ring-slate-300 hover:bg-slate-100'
+              }`}
+            >
+              {BROADCAST_ACTIONS[action].label}
+            </button>
+          ))}
+        </div>
       </td>
     </tr>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import toast from 'react-hot-toast';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { listPage, row, totals, withAccount } from '../test/broadcast-fixtures';
@@ -64,6 +65,7 @@ describe('Broadcast history (spec §2)', () => {
       'Read %',
       'Failed %',
       'Status',
+      'Actions',
     ]);
     const scheduled = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
       new Date('2026-01-15T09:00:00.000Z'),
@@ -78,8 +80,16 @@ describe('Broadcast history (spec §2)', () => {
       '50%',
       '5%',
       'Completed',
+      '',
     ]);
-    expect(cellTexts('Flash sale').slice(4)).toEqual(['40.5%', '30%', '12.3%', '2%', 'Sending']);
+    expect(cellTexts('Flash sale').slice(4)).toEqual([
+      '40.5%',
+      '30%',
+      '12.3%',
+      '2%',
+      'Sending',
+      'PauseCancel',
+    ]);
     const progress = screen.getByRole('progressbar', { name: 'Sending progress of Flash sale' });
     expect(progress.getAttribute('aria-valuenow')).toBe('43');
     expect(progress.getAttribute('aria-valuetext')).toBe('42.5%');
@@ -187,7 +197,7 @@ describe('Broadcast history (spec §2)', () => {
         );
       });
       renderRoute('/broadcast', { preloadedState: withAccount });
-      const status = () => cellTexts('Flash sale').at(-1);
+      const status = () => cellTexts('Flash sale').at(-2);
       await waitFor(() => expect(status()).toBe('Scheduled'));
       await act(async () => {
         await vi.advanceTimersByTimeAsync(2100);
@@ -279,5 +289,68 @@ describe('Broadcast history (spec §2)', () => {
     renderRoute('/broadcast', { preloadedState: withAccount });
     await screen.findByText('Legacy');
     expect(card('Total Broadcasts').getByText('—')).toBeTruthy();
+  });
+
+  it('pauses and resumes at once, with a toast, and re-reads the list', async () => {
+    let status = 'sending';
+    const fetchMock = stubFetch((request) => {
+      const path = pathOf(request);
+      if (request.method === 'POST' && path === '/broadcast/7/pause/') {
+        status = 'paused';
+        return json({ id: 7, status });
+      }
+      if (request.method === 'POST' && path === '/broadcast/7/resume/') {
+        status = 'sending';
+        return json({ id: 7, status });
+      }
+      return json(listPage([row(7, { name: 'Flash sale', status })]));
+    });
+    const success = vi.spyOn(toast, 'success');
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    fireEvent.click(await screen.findByRole('button', { name: 'Pause Flash sale' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Broadcast paused'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Resume Flash sale' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Broadcast resumed'));
+    await screen.findByRole('button', { name: 'Pause Flash sale' });
+    const posts = fetchMock
+      .requests()
+      .filter((r) => r.method === 'POST')
+      .map(pathOf);
+    expect(posts).toEqual(['/broadcast/7/pause/', '/broadcast/7/resume/']);
+  });
+
+  it('asks before cancelling, keeps it on Keep It, and shows a refusal inside the dialog', async () => {
+    const fetchMock = stubFetch((request) => {
+      if (request.method === 'POST') {
+        return json(
+          {
+            detail: 'A completed broadcast cannot be cancelled',
+            message: 'A completed broadcast cannot be cancelled',
+            errors: [{ field: 'status', message: 'A completed broadcast cannot be cancelled' }],
+          },
+          409,
+        );
+      }
+      return json(listPage([row(8, { name: 'Tomorrow', status: 'scheduled' })]));
+    });
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Tomorrow');
+    expect(cellTexts('Tomorrow').at(-1)).toBe('Cancel');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel Tomorrow' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Broadcast' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep It' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fetchMock.requests().filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel Tomorrow' }));
+    const again = await screen.findByRole('dialog', { name: 'Cancel Broadcast' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Cancel Broadcast' }));
+    expect(await within(again).findByText('A completed broadcast cannot be cancelled')).toBeTruthy();
+    expect(
+      fetchMock
+        .requests()
+        .filter((r) => r.method === 'POST')
+        .map(pathOf),
+    ).toEqual(['/broadcast/8/cancel/']);
   });
 });

@@ -1,16 +1,24 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { BROADCAST_MESSAGES, BROADCAST_PAGE_SIZE, type BroadcastRow } from '@herald/contracts';
+import toast from 'react-hot-toast';
+import {
+  BROADCAST_ACTIONS,
+  BROADCAST_MESSAGES,
+  BROADCAST_PAGE_SIZE,
+  type BroadcastAction,
+  type BroadcastRow,
+} from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { PlusIcon, RefreshIcon, SearchIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
-import { broadcastsApi, useGetBroadcastsQuery } from '../api';
+import { broadcastsApi, useBroadcastActionMutation, useGetBroadcastsQuery } from '../api';
 import type { BroadcastSort } from '../api';
 import { BroadcastsPagination } from '../components/broadcasts-pagination';
 import { BroadcastsTable } from '../components/broadcasts-table';
+import { CancelBroadcastDialog } from '../components/cancel-broadcast-dialog';
 import { DateRangeFilter } from '../components/date-range-filter';
 import { SummaryCards } from '../components/summary-cards';
 
@@ -57,6 +65,28 @@ export function BroadcastHistoryPage() {
   useEffect(() => {
     if (currentData && page > 1 && page > pageCount) setPage(Math.max(1, pageCount));
   }, [currentData, page, pageCount]);
+
+  const [runAction, action] = useBroadcastActionMutation();
+  const [cancelling, setCancelling] = useState<BroadcastRow | null>(null);
+  const [cancelFailure, setCancelFailure] = useState<string | null>(null);
+
+  /** Pause and resume act at once; cancel asks first (the dialog calls back with confirmed = true). */
+  async function handleAction(row: BroadcastRow, chosen: BroadcastAction, confirmed = false) {
+    if (chosen === 'cancel' && !confirmed) {
+      setCancelFailure(null);
+      setCancelling(row);
+      return;
+    }
+    try {
+      await runAction({ id: row.id, action: chosen }).unwrap();
+      toast.success(`Broadcast ${BROADCAST_ACTIONS[chosen].done}`);
+      setCancelling(null);
+    } catch (failure) {
+      console.error(`Could not ${chosen} the broadcast`, failure);
+      if (chosen === 'cancel') setCancelFailure(errorText(failure));
+      else toast.error(errorText(failure));
+    }
+  }
 
   const noAccount = error !== undefined && 'status' in error && error.status === 403 && wabaId === null;
 
@@ -149,9 +179,22 @@ export function BroadcastHistoryPage() {
           </div>
         ) : null}
 
-        <BroadcastsTable rows={error && !currentData ? [] : currentData?.results} />
+        <BroadcastsTable
+          rows={error && !currentData ? [] : currentData?.results}
+          onAction={(row, chosen) => void handleAction(row, chosen)}
+          busyId={action.isLoading ? (action.originalArgs?.id ?? null) : null}
+        />
         <BroadcastsPagination page={page} pageCount={pageCount} onPage={setPage} />
       </section>
+      {cancelling ? (
+        <CancelBroadcastDialog
+          row={cancelling}
+          busy={action.isLoading}
+          failure={cancelFailure}
+          onConfirm={() => void handleAction(cancelling, 'cancel', true)}
+          onClose={() => setCancelling(null)}
+        />
+      ) : null}
     </>
   );
 }
