@@ -9,6 +9,8 @@ let stack: Stack;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
+let token: string;
+let templateId: number;
 
 const EMAIL = 'broadcasts@shop.test';
 const PASSWORD = 'correct horse battery';
@@ -16,11 +18,11 @@ const PASSWORD = 'correct horse battery';
 beforeAll(async () => {
   stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300' } });
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Broadcast Shop');
-  const token = await apiLogin(stack, EMAIL, PASSWORD);
+  token = await apiLogin(stack, EMAIL, PASSWORD);
   const rows = Array.from({ length: 10 }, (_, i) => `Guest ${i},+1628555${String(2000 + i)}`).join('\n');
   await importContacts(stack, token, `name,number\n${rows}\n`, 'VIP');
   await importContacts(stack, token, 'name,number\nOther Person,+16285559999\n', 'Others');
-  await createApprovedTemplate(stack, token, {
+  templateId = await createApprovedTemplate(stack, token, {
     name: 'vip_offer',
     language: 'en_US',
     category: 'MARKETING',
@@ -107,6 +109,29 @@ describe('broadcasts in Chromium', () => {
     const text = await vip.innerText();
     expect(text).toContain('5');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/broadcast-history.png` });
+  });
+
+  it('cancels a scheduled broadcast from the history, after asking', async () => {
+    const created = await fetch(`${stack.url}/broadcast/create/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Called off',
+        template_id: templateId,
+        recipients: { type: 'all', percentage: 100 },
+        scheduled_time: Math.floor(Date.now() / 1000) + 3600,
+      }),
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${stack.url}/broadcast`);
+    const calledOff = row('Called off');
+    await expect.poll(() => calledOff.innerText()).toMatch(/Scheduled/i);
+    await calledOff.getByRole('button', { name: 'Cancel Called off' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Broadcast' });
+    await dialog.getByRole('button', { name: 'Cancel Broadcast' }).click();
+    await page.getByText('Broadcast cancelled').first().waitFor();
+    await expect.poll(() => calledOff.innerText()).toMatch(/Cancelled/i);
+    expect(await calledOff.getByRole('button').count()).toBe(0);
   });
 
   it('schedules one about two minutes ahead with the picker, and it starts on time', async () => {

@@ -173,6 +173,18 @@ export function copyLine(row: ImportRow, line: number): string {
   );
 }
 
+/** The columns of contactLine, in order (after waba_account_id, which the importer puts first). */
+export const CONTACT_COLUMNS = 'name, whatsapp_number, age, gender, address, post_code, email, attributes';
+
+/** A `contacts` line for COPY: as copyLine without the row number, and `{}` for no extra columns. */
+export function contactLine(row: ImportRow): string {
+  return (
+    [row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes ?? '{}']
+      .map(copyValue)
+      .join('\t') + '\n'
+  );
+}
+
 export const STAGING_COLUMNS =
   'line, name, whatsapp_number, age, gender, address, post_code, email, attributes';
 
