@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { signBody } from '../webhooks/signature';
+import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
 
@@ -512,25 +512,7 @@ describe('sending', () => {
 
 describe('crash safety and status webhooks', () => {
   async function deliver(statuses: object[]) {
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: owner.business.waba_id,
-          changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', statuses } }],
-        },
-      ],
-    });
-    await t.app.inject({
-      method: 'POST',
-      url: '/webhooks/whatsapp',
-      headers: {
-        'content-type': 'application/json',
-        'x-hub-signature-256': signBody(t.config.META_APP_SECRET, body),
-      },
-      payload: body,
-    });
-    await t.app.webhooks.idle();
+    await postMessagesWebhook(t, owner.business.waba_id, { statuses });
   }
 
   it('never resends a row a dead sender left in flight; its status webhook settles it', async () => {

@@ -164,19 +164,13 @@ function copyValue(value: string | number | null): string {
   );
 }
 
-/** The staging table's line for one row; its columns are STAGING_COLUMNS. */
-export function copyLine(row: ImportRow, line: number): string {
-  return (
-    [line, row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes]
-      .map(copyValue)
-      .join('\t') + '\n'
-  );
-}
-
 /** The columns of contactLine, in order (after waba_account_id, which the importer puts first). */
 export const CONTACT_COLUMNS = 'name, whatsapp_number, age, gender, address, post_code, email, attributes';
 
-/** A `contacts` line for COPY: as copyLine without the row number, and `{}` for no extra columns. */
+/**
+ * One row as a line of COPY's text format for CONTACT_COLUMNS (`{}` for no extra columns). The staging
+ * table takes the same line after the row number (STAGING_COLUMNS).
+ */
 export function contactLine(row: ImportRow): string {
   return (
     [row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes ?? '{}']
@@ -185,8 +179,7 @@ export function contactLine(row: ImportRow): string {
   );
 }
 
-export const STAGING_COLUMNS =
-  'line, name, whatsapp_number, age, gender, address, post_code, email, attributes';
+export const STAGING_COLUMNS = `line, ${CONTACT_COLUMNS}`;
 
 /** ',' or ';': whichever separates more fields of the header line (quoted text ignored); ',' on a tie. */
 export function detectDelimiter(head: string): ',' | ';' {

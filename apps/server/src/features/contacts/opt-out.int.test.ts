@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { signBody } from '../webhooks/signature';
+import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { contactsUser } from './contacts-test-helpers';
 
 let t: TestApp;
@@ -83,42 +83,18 @@ describe('opt-outs from the messages webhook', () => {
   });
 
   it('opts out a recipient whose message failed with 131050', async () => {
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
+    const response = await postMessagesWebhook(t, user.business.waba_id, {
+      statuses: [
         {
-          id: user.business.waba_id,
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                statuses: [
-                  {
-                    id: 'wamid.unknown',
-                    status: 'failed',
-                    timestamp: '1',
-                    recipient_id: '14155552003',
-                    errors: [{ code: 131050, title: 'User stopped marketing messages' }],
-                  },
-                ],
-              },
-            },
-          ],
+          id: 'wamid.unknown',
+          status: 'failed',
+          timestamp: '1',
+          recipient_id: '14155552003',
+          errors: [{ code: 131050, title: 'User stopped marketing messages' }],
         },
       ],
     });
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/webhooks/whatsapp',
-      headers: {
-        'content-type': 'application/json',
-        'x-hub-signature-256': signBody(t.config.META_APP_SECRET, body),
-      },
-      payload: body,
-    });
     expect(response.statusCode).toBe(200);
-    await t.app.webhooks.idle();
     expect(await optedOut(user, '+14155552003')).toBe(true);
   });
 });
