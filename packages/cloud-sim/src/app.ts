@@ -9,6 +9,7 @@ import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
 import { Messaging } from './messages/messaging';
 import { registerMessageTemplateRoutes } from './routes/message-templates';
+import { registerMediaRoutes } from './routes/media';
 import { registerMessageRoutes } from './routes/messages';
 import { registerMessagingControlRoutes } from './routes/messaging-control';
 import { registerNodeRoutes } from './routes/nodes';
@@ -158,6 +159,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerMessageTemplateRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerMessageRoutes(app, ctx);
+  registerMediaRoutes(app, ctx);
   registerMessagingControlRoutes(app, ctx);
   return app;
 }

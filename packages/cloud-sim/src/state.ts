@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { formatDisplayPhoneNumber } from './phone-format';
 import { randomAlphanumeric, randomNumericId } from './random-strings';
 import { TemplateStore } from './templates/template-store';
+import { MediaStore } from './media/media-store';
 import { UploadStore } from './uploads/upload-store';
 
 export interface Waba {
@@ -76,10 +77,12 @@ export class SandboxState {
   private readonly subscriptions = new Map<string, Subscription>();
   readonly templates = new TemplateStore();
   readonly uploads = new UploadStore();
+  readonly media = new MediaStore();
 
   reset(): void {
     this.templates.clear();
     this.uploads.clear();
+    this.media.clear();
     this.businesses.clear();
     this.wabas.clear();
     this.phoneNumbers.clear();
@@ -220,6 +223,7 @@ export class SandboxState {
         .map((p) => ({ phone_number_id: p.id, pin: p.pin })),
       templates: this.templates.snapshot(),
       uploads: this.uploads.snapshot(),
+      media: this.media.snapshot(),
     };
   }
 
@@ -230,7 +234,8 @@ export class SandboxState {
       this.wabas.has(id) ||
       this.phoneNumbers.has(id) ||
       this.businesses.has(id) ||
-      this.templates.has(id)
+      this.templates.has(id) ||
+      this.media.has(id)
     ) {
       id = randomNumericId();
     }

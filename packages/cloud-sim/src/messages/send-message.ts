@@ -8,6 +8,7 @@ import {
   templatePaused,
   throughputExceeded,
 } from './message-errors';
+import { invalidParameter } from '../errors';
 import { isUndeliverable } from './recipient-rules';
 import { planStatuses } from './status-plan';
 import type { MessageInfo } from './status-payload';
@@ -41,6 +42,13 @@ export function sendTemplateMessage(
   if (template?.status === 'DISABLED') throw templateDisabled(template.name);
   if (template?.status !== 'APPROVED') throw templateDoesNotExist(send.templateName, send.languageCode);
   const parameters = checkParameters(templateShape(template.components), send.components);
+  for (const id of mediaIdsOf(send.components)) {
+    if (!ctx.state.media.findFor(id, phone.id)) {
+      throw invalidParameter(
+        `Media id ${id} was not uploaded to this phone number (POST /${phone.id}/media)`,
+      );
+    }
+  }
 
   const now = Date.now();
   if (!messaging.throughput.take(phone.id, phone.throughputLevel, now)) throw throughputExceeded();
@@ -85,4 +93,18 @@ export function sendTemplateMessage(
   };
   ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });
   return answer;
+}
+
+/** The media ids a send's header names (`{"image": {"id": …}}`); links are not checked. */
+function mediaIdsOf(components: Array<Record<string, unknown>>): string[] {
+  const ids: string[] = [];
+  for (const component of components) {
+    if (String(component.type).toLowerCase() !== 'header' || !Array.isArray(component.parameters)) continue;
+    for (const parameter of component.parameters as Array<Record<string, unknown>>) {
+      const media = parameter[String(parameter.type).toLowerCase()];
+      if (media && typeof media === 'object' && 'id' in media)
+        ids.push(String((media as { id: unknown }).id));
+    }
+  }
+  return ids;
 }

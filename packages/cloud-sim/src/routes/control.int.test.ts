@@ -99,6 +99,7 @@ describe('control API', () => {
       registrations: [],
       templates: [],
       uploads: [],
+      media: [],
       pending_reviews: [],
       webhook_deliveries: [],
       messaging: {

@@ -536,6 +536,97 @@ describe('fault injection', () => {
   });
 });
 
+describe('media for sending', () => {
+  /** An approved template with an image header, its review sample uploaded the resumable way. */
+  async function imageTemplate(acc: SignedUp) {
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(96, 7)]);
+    const query = new URLSearchParams({
+      file_name: 'a.jpg',
+      file_length: String(jpeg.length),
+      file_type: 'image/jpeg',
+    });
+    const opened = await call(url, `/v21.0/herald-sandbox-app/uploads?${query.toString()}`, {
+      method: 'POST',
+      token: acc.token,
+    });
+    const handle = await call(url, `/v21.0/${opened.body.id}`, {
+      method: 'POST',
+      bytes: jpeg,
+      headers: { authorization: `OAuth ${acc.token}`, file_offset: '0' },
+    });
+    await approvedTemplate(acc, {
+      name: 'picture_news',
+      language: 'en_US',
+      category: 'MARKETING',
+      components: [
+        { type: 'HEADER', format: 'IMAGE', example: { header_handle: [handle.body.h] } },
+        { type: 'BODY', text: 'Something new.' },
+      ],
+    });
+  }
+
+  async function upload(acc: SignedUp, parts: { type?: string; product?: string; bytes?: number }) {
+    const form = new FormData();
+    if (parts.product !== '') form.append('messaging_product', parts.product ?? 'whatsapp');
+    if (parts.type !== undefined) form.append('type', parts.type);
+    form.append('file', new Blob([Buffer.alloc(parts.bytes ?? 64, 1)], { type: 'image/png' }), 'a.png');
+    const response = await fetch(`${url}/v21.0/${acc.phone_number_id}/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${acc.token}` },
+      body: form,
+    });
+    return { status: response.status, body: (await response.json()) as Json };
+  }
+
+  const imageSend = (acc: SignedUp, media: object) =>
+    call(url, `/v21.0/${acc.phone_number_id}/messages`, {
+      method: 'POST',
+      token: acc.token,
+      json: {
+        messaging_product: 'whatsapp',
+        to: recipient(7),
+        type: 'template',
+        template: {
+          name: 'picture_news',
+          language: { code: 'en_US' },
+          components: [{ type: 'header', parameters: [{ type: 'image', image: media }] }],
+        },
+      },
+    });
+
+  it('answers an id for an uploaded image, which a send of that number can name', async () => {
+    await imageTemplate(account);
+    const uploaded = await upload(account, { type: 'image/png' });
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.id).toMatch(/^\d{15}$/);
+    const sent = await imageSend(account, { id: uploaded.body.id });
+    expect(sent.status).toBe(200);
+    expect(sent.body.messages[0].id).toMatch(/^wamid\./);
+  });
+
+  it('refuses an unknown media id, or one another number uploaded', async () => {
+    await imageTemplate(account);
+    const unknown = await imageSend(account, { id: '123456789012345' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe(100);
+    const other = await signUpWithToken(url, { phone_number: '+1 555 078 3999' });
+    const theirs = await upload(other, { type: 'image/png' });
+    const borrowed = await imageSend(account, { id: theirs.body.id });
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body.error.message).toContain(theirs.body.id);
+  });
+
+  it('refuses a missing messaging_product, an unsupported type and a file over the type’s limit', async () => {
+    expect((await upload(account, { type: 'image/png', product: '' })).status).toBe(400);
+    const gif = await upload(account, { type: 'image/gif' });
+    expect(gif.status).toBe(400);
+    expect(gif.body.error.message).toContain('type must be one of');
+    const huge = await upload(account, { type: 'image/png', bytes: 5 * 1024 * 1024 + 1 });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.message).toContain('larger than');
+  });
+});
+
 describe('inbound messages', () => {
   it('posts a signed text message webhook with the contact', async () => {
     const res = await call(url, '/__sandbox/inbound', {

@@ -32,6 +32,8 @@ interface SendContext {
   token: string;
   phoneNumberId: string;
   templates: Map<number, SendableTemplate>;
+  /** Herald's template_media id → the media id uploaded to this number, for this sender run. */
+  media: Map<number, string>;
 }
 
 type Result =
@@ -285,7 +287,14 @@ export class BroadcastEngine {
           await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
           continue;
         }
-        await this.loadTemplates(context, batch);
+        try {
+          await this.loadTemplates(context, batch);
+        } catch (error) {
+          // Not sent, provably: the batch goes back to the queue with a backoff, like a refused connection.
+          const title = `Could not prepare the message: ${(error as Error).message}`;
+          await this.settle(batch.map((message) => toResult(message, { kind: 'retry', code: 0, title })));
+          continue;
+        }
         const results = await Promise.all(
           batch.map(async (message) => {
             if (message.opted_out) {
@@ -331,6 +340,7 @@ export class BroadcastEngine {
       token: this.deps.secrets.open(row.token),
       phoneNumberId: row.phone_number_id,
       templates: new Map<number, SendableTemplate>(),
+      media: new Map<number, string>(),
       mps: this.deps.mpsOverride ?? MPS_OF_LEVEL[row.throughput_level ?? 'STANDARD'] ?? 80,
     };
   }
@@ -353,6 +363,10 @@ export class BroadcastEngine {
     return rows;
   }
 
+  /**
+   * The templates of a batch's broadcasts, once per sender run. A media header is uploaded to the number once
+   * (Meta names media for sending by an id of that number's; the review handle cannot be sent).
+   */
   private async loadTemplates(context: SendContext, batch: Claimed[]): Promise<void> {
     const missing = [...new Set(batch.map((m) => m.broadcast_id))].filter((id) => !context.templates.has(id));
     if (missing.length === 0) return;
@@ -363,9 +377,10 @@ export class BroadcastEngine {
       components: Array<Record<string, unknown>> | null;
       static_variables: unknown;
       dynamic_variables: unknown;
+      media_id: number | null;
     }>(
       `select b.id::int as broadcast_id, b.template_name as name, b.template_language as language, t.components,
-              t.static_variables, t.dynamic_variables
+              t.static_variables, t.dynamic_variables, t.media_id::int
          from broadcasts b left join templates t on t.id = b.template_id where b.id = any($1::bigint[])`,
       [missing],
     );
@@ -376,8 +391,27 @@ export class BroadcastEngine {
         components: row.components ?? [],
         staticVariables: row.static_variables,
         dynamicVariables: row.dynamic_variables,
+        mediaId: row.media_id === null ? null : await this.uploadedMedia(context, row.media_id),
       });
     }
+  }
+
+  private async uploadedMedia(context: SendContext, mediaId: number): Promise<string | null> {
+    const known = context.media.get(mediaId);
+    if (known) return known;
+    const { rows } = await this.deps.pool.query<{ content: Buffer; mime_type: string; file_name: string }>(
+      'select content, mime_type, file_name from template_media where id = $1',
+      [mediaId],
+    );
+    const file = rows[0];
+    if (!file) return null;
+    const id = await this.deps.sender.uploadMedia(context.token, context.phoneNumberId, {
+      bytes: file.content,
+      mimeType: file.mime_type,
+      fileName: file.file_name,
+    });
+    context.media.set(mediaId, id);
+    return id;
   }
 
   private render(context: SendContext, message: Claimed) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
+import { PNG, templateMultipart } from '../templates/templates-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
@@ -404,6 +405,58 @@ describe('sending', () => {
       total_recipients: 90,
     });
     expect(list.totals.broadcasts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('sends an image-header template: the image is uploaded to the number once and named by its id', async () => {
+    const body = templateMultipart(
+      {
+        name: 'picture_news',
+        language: 'en_US',
+        category: 'MARKETING',
+        components: [
+          { type: 'HEADER', format: 'IMAGE' },
+          { type: 'BODY', text: 'Hi {{1}}, see what is new.' },
+        ],
+        static_variables: {},
+        dynamic_variables: { body_variable: { '1': 'name' } },
+      },
+      { name: 'news.png', type: 'image/png', bytes: PNG },
+    );
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/meta/templates/',
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(created.statusCode).toBe(201);
+    const templateId = created.json().id;
+    const deadline = Date.now() + 10_000;
+    while (
+      (await t.db.pool.query('select status from templates where id = $1', [templateId])).rows[0].status !==
+      'APPROVED'
+    ) {
+      if (Date.now() > deadline) throw new Error('the image template was never approved');
+      await t.app.webhooks.idle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const id = (
+      await createBroadcast({
+        name: 'Pictures',
+        template_id: templateId,
+        recipients: { type: 'filtered', tag_ids: [vipTagId], percentage: 20 },
+      })
+    ).json().id;
+    await runUntil(async () => (await broadcastRow(id)).status === 'completed');
+    expect(await messageStates(id)).not.toHaveProperty('failed');
+    const state = (await (await fetch(`${t.sandboxUrl}/__sandbox/state`)).json()) as SandboxSnapshot;
+    const uploads = state.media.filter((m) => m.phone_number_id === owner.business.phone_number_id);
+    expect(uploads).toEqual([expect.objectContaining({ mime_type: 'image/png', bytes: PNG.length })]);
+    const log = (await sandbox(
+      `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=100000`,
+    )) as { data: Array<{ template: { name: string }; parameters: Record<string, string[]> }> };
+    const sent = log.data.filter((m) => m.template.name === 'picture_news');
+    expect(sent).toHaveLength((await broadcastRow(id)).total_recipients);
+    expect(sent.every((m) => m.parameters.header?.[0] === uploads[0]!.id)).toBe(true);
   });
 
   it('fails a recipient missing a dynamic value with a clear reason instead of sending a blank', async () => {

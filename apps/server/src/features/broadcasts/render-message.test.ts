@@ -51,4 +51,29 @@ describe('renderMessage', () => {
       components: [],
     });
   });
+
+  it('names a media header by its uploaded id (else its link), and refuses one with neither', () => {
+    const picture: SendableTemplate = {
+      name: 'picture',
+      language: 'en_US',
+      components: [
+        { type: 'HEADER', format: 'DOCUMENT' },
+        { type: 'BODY', text: 'Your invoice.' },
+      ],
+      staticVariables: {},
+      dynamicVariables: {},
+    };
+    expect(renderMessage({ ...picture, mediaId: '555', mediaLink: 'https://x.test/a.pdf' }, {})).toEqual({
+      ok: true,
+      components: [{ type: 'header', parameters: [{ type: 'document', document: { id: '555' } }] }],
+    });
+    expect(renderMessage({ ...picture, mediaLink: 'https://x.test/a.pdf' }, {})).toMatchObject({
+      ok: true,
+      components: [{ type: 'header', parameters: [{ document: { link: 'https://x.test/a.pdf' } }] }],
+    });
+    expect(renderMessage(picture, {})).toEqual({
+      ok: false,
+      reason: 'The template’s header media is missing: edit the template',
+    });
+  });
 });

@@ -7,7 +7,9 @@ export interface SendableTemplate {
   components: Array<Record<string, unknown>>;
   staticVariables: unknown;
   dynamicVariables: unknown;
-  /** Where Meta can fetch a media header (a public link), when the header is media. */
+  /** The header's media as uploaded to the sending number (`POST /{phone-number-id}/media`). */
+  mediaId?: string | null;
+  /** Or where Meta can fetch it (a public link). */
   mediaLink?: string | null;
 }
 
@@ -67,13 +69,14 @@ export function renderMessage(template: SendableTemplate, contact: ContactValues
         if (typeof text !== 'string') return { ok: false, reason: text.missing };
         components.push({ type: 'header', parameters: [{ type: 'text', text }] });
       } else if (format === 'IMAGE' || format === 'VIDEO' || format === 'DOCUMENT') {
-        if (!template.mediaLink)
-          return { ok: false, reason: 'The template’s header media has no public link to send' };
+        const media = template.mediaId
+          ? { id: template.mediaId }
+          : template.mediaLink
+            ? { link: template.mediaLink }
+            : null;
+        if (!media) return { ok: false, reason: 'The template’s header media is missing: edit the template' };
         const kind = format.toLowerCase();
-        components.push({
-          type: 'header',
-          parameters: [{ type: kind, [kind]: { link: template.mediaLink } }],
-        });
+        components.push({ type: 'header', parameters: [{ type: kind, [kind]: media }] });
       }
     } else if (type === 'BODY') {
       const numbers = [...new Set(findVariables(String(component.text ?? '')).map((v) => v.n))].sort(

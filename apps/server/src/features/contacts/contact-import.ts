@@ -19,14 +19,17 @@ import {
   validateRow,
 } from './import-rows';
 
-/** A valid row waiting in a chunk: only what writing it needs, kept small (a chunk holds 25,000). */
-interface ChunkRow {
-  number: string;
-  /** The row's spreadsheet row number: the header is row 1. */
-  line: number;
-  /** The row's values as a COPY text line (contactLine). */
-  text: string;
+/**
+ * Valid rows waiting to be written, in file order, as two parallel lists of strings (no object per row: a
+ * chunk holds 25,000 rows, and two chunks are alive at once).
+ */
+interface Chunk {
+  numbers: string[];
+  /** Each row's values as a COPY text line (contactLine). */
+  lines: string[];
 }
+
+const emptyChunk = (): Chunk => ({ numbers: [], lines: [] });
 
 const CONCURRENT_ADD =
   'A contact with a number in this file was added while it was importing, so nothing was imported. Please import the file again.';
@@ -81,14 +84,14 @@ export class ContactImport {
     file.once('limit', () => (tooLarge = true));
 
     let row = 0;
-    let chunk: ChunkRow[] = [];
+    let chunk = emptyChunk();
     let flushing: Promise<void> = Promise.resolve();
     let flushError: unknown;
     const flush = async () => {
       await flushing;
       if (flushError) throw flushError;
       const rows = chunk;
-      chunk = [];
+      chunk = emptyChunk();
       flushing = this.writeChunk(client, rows).catch((error: unknown) => {
         flushError = error;
       });
@@ -119,8 +122,9 @@ export class ContactImport {
         }
         this.total += 1;
         if (badRows) continue;
-        chunk.push({ number: checked.row.number, line: row, text: contactLine(checked.row) });
-        if (chunk.length >= CHUNK_ROWS) await flush();
+        chunk.numbers.push(checked.row.number);
+        chunk.lines.push(contactLine(checked.row));
+        if (chunk.numbers.length >= CHUNK_ROWS) await flush();
       }
     } catch (error) {
       if (!isCsvError(error)) throw error;
@@ -133,7 +137,7 @@ export class ContactImport {
     if (tooLarge || file.truncated) return { kind: 'too-large' };
     if (badRows) return { kind: 'rejected', errors, badRows };
     if (!this.header || this.total === 0) return { kind: 'empty' };
-    if (chunk.length) await flush();
+    if (chunk.numbers.length) await flush();
     await flushing;
     if (flushError) throw flushError;
     return { kind: 'done', result: this.result() };
@@ -206,34 +210,34 @@ export class ContactImport {
    * existing contacts go through a staging table and an `INSERT … ON CONFLICT DO UPDATE … WHERE` a value
    * changed, so a re-import of the same file rewrites nothing. Every row of the file gets the tag.
    */
-  private async writeChunk(client: PoolClient, rows: ChunkRow[]): Promise<void> {
-    const lastByNumber = new Map<string, ChunkRow>();
-    for (const entry of rows) {
-      lastByNumber.delete(entry.number); // keeps the map in file order of each number's last row
-      lastByNumber.set(entry.number, entry);
-    }
-    this.duplicates += rows.length - lastByNumber.size;
-    const numbers = [...lastByNumber.keys()];
+  private async writeChunk(client: PoolClient, chunk: Chunk): Promise<void> {
+    // Each number's last row in the chunk, in file order of those last rows.
+    const last = new Map<string, number>();
+    chunk.numbers.forEach((number, i) => {
+      last.delete(number);
+      last.set(number, i);
+    });
+    this.duplicates += chunk.numbers.length - last.size;
     // updated_at = now() (the transaction's start) marks a contact an earlier chunk of this file wrote.
     const { rows: existing } = await client.query<{ whatsapp_number: string; repeated: boolean }>(
       `select whatsapp_number, updated_at = now() as repeated from contacts
         where waba_account_id = $1 and whatsapp_number = any($2::text[])`,
-      [this.wabaId, numbers],
+      [this.wabaId, [...last.keys()]],
     );
     const known = new Set<string>();
     for (const contact of existing) {
       known.add(contact.whatsapp_number);
       if (contact.repeated) this.duplicates += 1;
     }
-    const fresh: ChunkRow[] = [];
-    const staged: ChunkRow[] = [];
-    for (const entry of lastByNumber.values()) (known.has(entry.number) ? staged : fresh).push(entry);
+    const fresh: number[] = [];
+    const staged: number[] = [];
+    for (const [number, i] of last) (known.has(number) ? staged : fresh).push(i);
 
     if (fresh.length > 0) {
       await this.copy(
         client,
         `copy contacts (waba_account_id, ${CONTACT_COLUMNS}) from stdin`,
-        fresh.map((entry) => `${this.wabaId}\t${entry.text}`).join(''),
+        fresh.map((i) => `${this.wabaId}\t${chunk.lines[i]}`).join(''),
       ).catch((error: { code?: string; constraint?: string }) => {
         // Only a contact added by someone else since the lookup above: the file itself is de-duplicated.
         if (error.code === '23505' && error.constraint === 'contacts_waba_number_key') {
@@ -245,18 +249,23 @@ export class ContactImport {
       await client.query(
         `${this.tagTarget()} from contacts
           where waba_account_id = $1 and whatsapp_number = any($2::text[]) ${this.tagConflict()}`,
-        [this.wabaId, fresh.map((entry) => entry.number)],
+        [this.wabaId, fresh.map((i) => chunk.numbers[i])],
       );
     }
-    if (staged.length > 0) await this.mergeExisting(client, staged);
+    if (staged.length > 0)
+      await this.mergeExisting(
+        client,
+        staged.map((i) => chunk.lines[i]!),
+      );
   }
 
   /** Updates the contacts that already exist from their rows (only columns the file has), and tags them. */
-  private async mergeExisting(client: PoolClient, staged: ChunkRow[]): Promise<void> {
+  private async mergeExisting(client: PoolClient, lines: string[]): Promise<void> {
     await this.copy(
       client,
       `copy import_chunk (${STAGING_COLUMNS}) from stdin`,
-      staged.map((entry) => `${entry.line}\t${entry.text}`).join(''),
+      // The staging table's `line` keeps the file order (the merge writes in it).
+      lines.map((line, i) => `${i}\t${line}`).join(''),
     );
     const columns = providedColumns(this.header!).filter((column) => column !== 'whatsapp_number');
     const assign = columns.map((column) =>

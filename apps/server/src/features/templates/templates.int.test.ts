@@ -5,16 +5,11 @@ import { testConfig } from '../../../../../test-support/test-config';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { signBody } from '../webhooks/signature';
+import { PNG, templateMultipart } from './templates-test-helpers';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof signedInUser>>;
 let headers: Record<string, string>;
-
-// A 1×1 PNG: small, but a real image the preview can show.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -50,32 +45,8 @@ function textTemplate(name: string, overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** A multipart body as the web sends it: template_data JSON and an optional header_file. */
-function multipart(payload: unknown, file?: { name: string; type: string; bytes: Buffer }) {
-  const boundary = `----herald${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [
-    Buffer.from(
-      `--${boundary}\r\ncontent-disposition: form-data; name="template_data"\r\n\r\n${JSON.stringify(payload)}\r\n`,
-    ),
-  ];
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="header_file"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n`,
-      ),
-      file.bytes,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 async function create(payload: unknown, file?: { name: string; type: string; bytes: Buffer }) {
-  const body = multipart(payload, file);
+  const body = templateMultipart(payload, file);
   return t.app.inject({
     method: 'POST',
     url: '/meta/templates/',
@@ -243,7 +214,7 @@ describe('POST /meta/templates/', () => {
       logger: false,
     });
     try {
-      const body = multipart(textTemplate('while_offline'));
+      const body = templateMultipart(textTemplate('while_offline'));
       const response = await offline.inject({
         method: 'POST',
         url: '/meta/templates/',
@@ -304,7 +275,7 @@ describe('PUT and DELETE /meta/templates/', () => {
       static_variables: {},
       dynamic_variables: { body_variable: { '1': 'name' } },
     });
-    const body = multipart(edited);
+    const body = templateMultipart(edited);
     const response = await t.app.inject({
       method: 'PUT',
       url: `/meta/templates/${created.id}/`,
@@ -326,7 +297,7 @@ describe('PUT and DELETE /meta/templates/', () => {
       body: JSON.stringify({ review_delay_ms: 60_000 }),
     });
     const created = (await create(textTemplate('still_pending'))).json();
-    const body = multipart(textTemplate('still_pending'));
+    const body = templateMultipart(textTemplate('still_pending'));
     const response = await t.app.inject({
       method: 'PUT',
       url: `/meta/templates/${created.id}/`,
