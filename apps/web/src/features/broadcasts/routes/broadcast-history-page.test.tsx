@@ -233,6 +233,54 @@ describe('Broadcast history (spec §2)', () => {
     }
   });
 
+  it('follows a recent completed broadcast every 5 s until its statuses are in', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let reads = 0;
+      const fetchMock = stubFetch(() => {
+        reads += 1;
+        const delivered = reads < 3 ? 50 : 98;
+        return json(
+          listPage(
+            [
+              row(1, {
+                name: 'Just sent',
+                status: 'completed',
+                scheduled: new Date(Date.now() - 3_600_000).toISOString(),
+                sent_percentage: 100,
+                delivered_percentage: delivered,
+                failed_percentage: 2,
+              }),
+            ],
+            1,
+            1,
+            { ...totals, scheduled: 0, sending: 0 },
+          ),
+        );
+      });
+      renderRoute('/broadcast', { preloadedState: withAccount });
+      await screen.findByText('Just sent');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2_100);
+      });
+      expect(listRequests(fetchMock)).toHaveLength(1);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(3_000);
+      });
+      await waitFor(() => expect(listRequests(fetchMock)).toHaveLength(2));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5_100);
+      });
+      await waitFor(() => expect(cellTexts('Just sent')[5]).toBe('98%'));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(20_000);
+      });
+      expect(listRequests(fetchMock)).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('does not poll when nothing is live', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
