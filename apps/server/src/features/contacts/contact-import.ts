@@ -6,10 +6,8 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool } from '../../db/pool';
 import { adjustContactTotal, ensureTag, recordExtraColumns } from './contacts-repo';
-import { HttpError } from '../../http-error';
 import {
-  CONTACT_COLUMNS,
-  contactLine,
+  copyLine,
   detectDelimiter,
   type ImportHeader,
   isBlankRecord,
@@ -18,21 +16,6 @@ import {
   STAGING_COLUMNS,
   validateRow,
 } from './import-rows';
-
-/**
- * Valid rows waiting to be written, in file order, as two parallel lists of strings (no object per row: a
- * chunk holds 25,000 rows, and two chunks are alive at once).
- */
-interface Chunk {
-  numbers: string[];
-  /** Each row's values as a COPY text line (contactLine). */
-  lines: string[];
-}
-
-const emptyChunk = (): Chunk => ({ numbers: [], lines: [] });
-
-const CONCURRENT_ADD =
-  'A contact with a number in this file was added while it was importing, so nothing was imported. Please import the file again.';
 
 /** Rows per staged chunk: big enough to amortise each merge, small enough to keep two in memory. */
 const CHUNK_ROWS = 25_000;
@@ -84,15 +67,17 @@ export class ContactImport {
     file.once('limit', () => (tooLarge = true));
 
     let row = 0;
-    let chunk = emptyChunk();
+    let chunk = '';
+    let chunkRows = 0;
     let flushing: Promise<void> = Promise.resolve();
     let flushError: unknown;
     const flush = async () => {
       await flushing;
       if (flushError) throw flushError;
-      const rows = chunk;
-      chunk = emptyChunk();
-      flushing = this.writeChunk(client, rows).catch((error: unknown) => {
+      const text = chunk;
+      chunk = '';
+      chunkRows = 0;
+      flushing = this.mergeChunk(client, text).catch((error: unknown) => {
         flushError = error;
       });
     };
@@ -122,9 +107,9 @@ export class ContactImport {
         }
         this.total += 1;
         if (badRows) continue;
-        chunk.numbers.push(checked.row.number);
-        chunk.lines.push(contactLine(checked.row));
-        if (chunk.numbers.length >= CHUNK_ROWS) await flush();
+        chunk += copyLine(checked.row, row);
+        chunkRows += 1;
+        if (chunkRows >= CHUNK_ROWS) await flush();
       }
     } catch (error) {
       if (!isCsvError(error)) throw error;
@@ -137,7 +122,7 @@ export class ContactImport {
     if (tooLarge || file.truncated) return { kind: 'too-large' };
     if (badRows) return { kind: 'rejected', errors, badRows };
     if (!this.header || this.total === 0) return { kind: 'empty' };
-    if (chunk.numbers.length) await flush();
+    if (chunkRows) await flush();
     await flushing;
     if (flushError) throw flushError;
     return { kind: 'done', result: this.result() };
@@ -198,75 +183,21 @@ export class ContactImport {
          post_code text, email text, attributes jsonb
        ) on commit drop`,
     );
+    await client.query('create temp table import_before (id bigint, repeated boolean) on commit drop');
     if (this.earlyTag !== undefined) this.tagId = await ensureTag(client, this.wabaId, this.earlyTag);
     else await client.query('create temp table import_ids (id bigint) on commit drop');
     return client;
   }
 
   /**
-   * Writes one chunk. Within the chunk the last row of a number wins. The numbers the account already has
-   * (including those an earlier chunk of this file wrote) are looked up first, in the unique index: new
-   * contacts then go by `COPY` straight into `contacts` (as fast as the floor itself), and only rows for
-   * existing contacts go through a staging table and an `INSERT … ON CONFLICT DO UPDATE … WHERE` a value
-   * changed, so a re-import of the same file rewrites nothing. Every row of the file gets the tag.
+   * Merges one staged chunk: the last row of each number wins within the chunk (and later chunks overwrite
+   * earlier ones, so across the file too); only the columns the file has are updated, and only rows whose
+   * values change are rewritten, so a re-import of the same file writes nothing but missing tags.
    */
-  private async writeChunk(client: PoolClient, chunk: Chunk): Promise<void> {
-    // Each number's last row in the chunk, in file order of those last rows.
-    const last = new Map<string, number>();
-    chunk.numbers.forEach((number, i) => {
-      last.delete(number);
-      last.set(number, i);
-    });
-    this.duplicates += chunk.numbers.length - last.size;
-    // updated_at = now() (the transaction's start) marks a contact an earlier chunk of this file wrote.
-    const { rows: existing } = await client.query<{ whatsapp_number: string; repeated: boolean }>(
-      `select whatsapp_number, updated_at = now() as repeated from contacts
-        where waba_account_id = $1 and whatsapp_number = any($2::text[])`,
-      [this.wabaId, [...last.keys()]],
-    );
-    const known = new Set<string>();
-    for (const contact of existing) {
-      known.add(contact.whatsapp_number);
-      if (contact.repeated) this.duplicates += 1;
-    }
-    const fresh: number[] = [];
-    const staged: number[] = [];
-    for (const [number, i] of last) (known.has(number) ? staged : fresh).push(i);
-
-    if (fresh.length > 0) {
-      await this.copy(
-        client,
-        `copy contacts (waba_account_id, ${CONTACT_COLUMNS}) from stdin`,
-        fresh.map((i) => `${this.wabaId}\t${chunk.lines[i]}`).join(''),
-      ).catch((error: { code?: string; constraint?: string }) => {
-        // Only a contact added by someone else since the lookup above: the file itself is de-duplicated.
-        if (error.code === '23505' && error.constraint === 'contacts_waba_number_key') {
-          throw HttpError.field(409, 'file', CONCURRENT_ADD);
-        }
-        throw error;
-      });
-      this.created += fresh.length;
-      await client.query(
-        `${this.tagTarget()} from contacts
-          where waba_account_id = $1 and whatsapp_number = any($2::text[]) ${this.tagConflict()}`,
-        [this.wabaId, fresh.map((i) => chunk.numbers[i])],
-      );
-    }
-    if (staged.length > 0)
-      await this.mergeExisting(
-        client,
-        staged.map((i) => chunk.lines[i]!),
-      );
-  }
-
-  /** Updates the contacts that already exist from their rows (only columns the file has), and tags them. */
-  private async mergeExisting(client: PoolClient, lines: string[]): Promise<void> {
-    await this.copy(
-      client,
-      `copy import_chunk (${STAGING_COLUMNS}) from stdin`,
-      // The staging table's `line` keeps the file order (the merge writes in it).
-      lines.map((line, i) => `${i}\t${line}`).join(''),
-    );
+  private async mergeChunk(client: PoolClient, text: string): Promise<void> {
+    const copy = client.query(copyFrom(`copy import_chunk (${STAGING_COLUMNS}) from stdin`));
+    copy.end(text);
+    await finished(copy);
     const columns = providedColumns(this.header!).filter((column) => column !== 'whatsapp_number');
     const assign = columns.map((column) =>
       column === 'attributes'
@@ -278,43 +209,54 @@ export class ContactImport {
         ? 'c.attributes is distinct from c.attributes || excluded.attributes'
         : `c.${column} is distinct from excluded.${column}`,
     );
-    await client.query(
-      `insert into contacts as c
-         (waba_account_id, name, whatsapp_number, age, gender, address, post_code, email, attributes)
-       select $1, name, whatsapp_number, age, gender, address, post_code, email, coalesce(attributes, '{}')
-         from import_chunk order by line
-       on conflict (waba_account_id, whatsapp_number) do update
-         set ${assign.join(', ')}, updated_at = now()
-         where ${changed.join(' or ')}`,
+    const tagTarget =
+      this.tagId === undefined
+        ? 'insert into import_ids (id) select id'
+        : `insert into contact_tags (contact_id, tag_id) select id, ${this.tagId}`;
+    // The numbers the account already has, looked up before the merge: inside the merge statement, a lookup
+    // would also walk the index entries that statement is adding. updated_at = now() (the transaction's
+    // start) marks a contact written by an earlier chunk of this very file: a duplicate.
+    const { rows: found } = await client.query<{ repeated: number }>(
+      `with before as (
+         insert into import_before (id, repeated)
+         select c.id, c.updated_at = now()
+           from (select distinct whatsapp_number from import_chunk) s
+           cross join lateral (
+             select id, updated_at from contacts
+              where waba_account_id = $1 and whatsapp_number = s.whatsapp_number
+              order by waba_account_id, whatsapp_number limit 1) c
+         returning repeated
+       )
+       select count(*) filter (where repeated)::int as repeated from before`,
       [this.wabaId],
     );
-    await client.query(
-      `${this.tagTarget()} from contacts
-        where waba_account_id = $1 and whatsapp_number in (select whatsapp_number from import_chunk)
-        ${this.tagConflict()}`,
+    const { rows } = await client.query<{ rows: number; distinct_rows: number; created: number }>(
+      `with s as (
+         select distinct on (whatsapp_number) * from import_chunk order by whatsapp_number, line desc
+       ),
+       merged as (
+         insert into contacts as c
+           (waba_account_id, name, whatsapp_number, age, gender, address, post_code, email, attributes)
+         select $1, name, whatsapp_number, age, gender, address, post_code, email, coalesce(attributes, '{}')
+           from s order by line
+         on conflict (waba_account_id, whatsapp_number) do update
+           set ${assign.join(', ')}, updated_at = now()
+           where ${changed.join(' or ')}
+         returning c.id, c.xmax = 0 as inserted
+       ),
+       tagged as (
+         ${tagTarget} from (select id from merged union select id from import_before) ids
+         ${this.tagId === undefined ? '' : 'on conflict do nothing'}
+       )
+       select (select count(*) from import_chunk)::int as rows,
+              (select count(*) from s)::int as distinct_rows,
+              (select count(*) from merged where inserted)::int as created`,
       [this.wabaId],
     );
-    await client.query('truncate import_chunk');
-  }
-
-  /** Where written contacts' ids go: their tag when it is known, else a list tagged at commit. */
-  private tagTarget(): string {
-    return this.tagId === undefined
-      ? 'insert into import_ids (id) select id'
-      : `insert into contact_tags (contact_id, tag_id) select id, ${this.tagId}`;
-  }
-
-  private tagConflict(): string {
-    return this.tagId === undefined ? '' : 'on conflict do nothing';
-  }
-
-  private async copy(client: PoolClient, sql: string, text: string): Promise<void> {
-    const stream = client.query(copyFrom(sql));
-    await new Promise<void>((resolve, reject) => {
-      stream.once('finish', resolve);
-      stream.once('error', reject);
-      stream.end(text);
-    });
+    const counts = rows[0]!;
+    this.created += counts.created;
+    this.duplicates += counts.rows - counts.distinct_rows + found[0]!.repeated;
+    await client.query('truncate import_chunk, import_before');
   }
 
   /** Waits for the header line, picks its delimiter, and feeds the upload to a parser with backpressure. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { searchPatterns } from './contacts-repo';
 import {
   columnName,
-  contactLine,
+  copyLine,
   detectDelimiter,
   type ImportHeader,
   isBlankRecord,
@@ -102,7 +102,7 @@ describe('validateRow', () => {
   });
 });
 
-describe('contactLine', () => {
+describe('copyLine', () => {
   it('writes COPY text format: tabs between values, \\N for null, escapes for backslash, tab and breaks', () => {
     const row = {
       name: 'A\\B\tC',
@@ -114,10 +114,9 @@ describe('contactLine', () => {
       email: null,
       attributes: '{"a":"b"}',
     };
-    expect(contactLine(row)).toBe(
-      'A\\\\B\\tC\t+14155550123\t\\N\t\\N\tline 1\\r\\nline 2\t\\N\t\\N\t{"a":"b"}\n',
+    expect(copyLine(row, 7)).toBe(
+      '7\tA\\\\B\\tC\t+14155550123\t\\N\t\\N\tline 1\\r\\nline 2\t\\N\t\\N\t{"a":"b"}\n',
     );
-    expect(contactLine({ ...row, attributes: null }).endsWith('\t{}\n')).toBe(true);
   });
 });
 

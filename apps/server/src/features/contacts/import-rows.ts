@@ -164,22 +164,17 @@ function copyValue(value: string | number | null): string {
   );
 }
 
-/** The columns of contactLine, in order (after waba_account_id, which the importer puts first). */
-export const CONTACT_COLUMNS = 'name, whatsapp_number, age, gender, address, post_code, email, attributes';
-
-/**
- * One row as a line of COPY's text format for CONTACT_COLUMNS (`{}` for no extra columns). The staging
- * table takes the same line after the row number (STAGING_COLUMNS).
- */
-export function contactLine(row: ImportRow): string {
+/** The staging table's line for one row; its columns are STAGING_COLUMNS. */
+export function copyLine(row: ImportRow, line: number): string {
   return (
-    [row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes ?? '{}']
+    [line, row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes]
       .map(copyValue)
       .join('\t') + '\n'
   );
 }
 
-export const STAGING_COLUMNS = `line, ${CONTACT_COLUMNS}`;
+export const STAGING_COLUMNS =
+  'line, name, whatsapp_number, age, gender, address, post_code, email, attributes';
 
 /** ',' or ';': whichever separates more fields of the header line (quoted text ignored); ',' on a tie. */
 export function detectDelimiter(head: string): ',' | ';' {
