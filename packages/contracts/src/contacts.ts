@@ -66,6 +66,8 @@ export const ContactSchema = z
     recipient_post_code: z.string().nullable(),
     recipient_email: z.string().nullable(),
     tags: z.array(ContactTagSchema),
+    /** When the contact opted out (replied STOP, or Meta answered 131050); broadcasts leave them out. */
+    opted_out_at: z.string().nullable().optional(),
   })
   .meta({ id: 'Contact' });
 

@@ -21,7 +21,9 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
       throw invalidParameter('The upload must be multipart/form-data with file, type and messaging_product');
     }
     // The body arrives raw (the sandbox's '*' parser); the Fetch API's multipart parser reads it.
-    const form = await new Response(request.body, { headers: { 'content-type': contentType } })
+    const form = await new Response(new Uint8Array(request.body), {
+      headers: { 'content-type': contentType },
+    })
       .formData()
       .catch(() => {
         throw invalidParameter('The multipart body could not be read');

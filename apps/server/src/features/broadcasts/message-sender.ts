@@ -84,7 +84,7 @@ export class MessageSender {
     const form = new FormData();
     form.append('messaging_product', 'whatsapp');
     form.append('type', file.mimeType);
-    form.append('file', new Blob([file.bytes], { type: file.mimeType }), file.fileName);
+    form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.fileName);
     const response = await fetch(`${this.baseUrl}/${this.version}/${phoneNumberId}/media`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },

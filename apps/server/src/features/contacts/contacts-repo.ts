@@ -16,9 +16,10 @@ interface ContactRow {
   address: string | null;
   post_code: string | null;
   email: string | null;
+  opted_out_at: Date | null;
 }
 
-const CONTACT_COLUMNS = 'id, name, whatsapp_number, age, gender, address, post_code, email';
+const CONTACT_COLUMNS = 'id, name, whatsapp_number, age, gender, address, post_code, email, opted_out_at';
 
 function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
   return {
@@ -31,6 +32,7 @@ function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
     recipient_post_code: row.post_code,
     recipient_email: row.email,
     tags,
+    opted_out_at: row.opted_out_at?.toISOString() ?? null,
   };
 }
 

@@ -41,6 +41,7 @@ describe('POST /recipient/create/', () => {
       recipient_post_code: null,
       recipient_email: null,
       tags: [],
+      opted_out_at: null,
     });
     const uk = await create(headers, { customer_name: 'Grace', whatsapp_number: '0044 20 7946 0958' });
     expect(uk.json().whatsapp_number).toBe('+442079460958');

@@ -68,6 +68,11 @@ describe('opt-outs from the messages webhook', () => {
     await inbound(user, '14155552001', { text: '  Stop ' });
     expect(await optedOut(user, '+14155552001')).toBe(true);
     expect(await optedOut(other, '+14155552001')).toBe(false);
+    // The contacts list says so, for the user to see who will be left out.
+    const listed = (
+      await t.app.inject({ method: 'GET', url: '/recipient/create/?search=Stopper', headers: user.headers })
+    ).json().results[0];
+    expect(Date.parse(listed.opted_out_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('opts out on a quick-reply STOP button, and not on an ordinary message', async () => {

@@ -24,7 +24,22 @@ function orDash(value: string | number | null): string {
 
 /** Spec §2: the table's columns, in order. */
 const COLUMNS: readonly Column[] = [
-  { header: 'Name', cell: (c) => <span className="font-medium text-slate-900">{c.recipient_name}</span> },
+  {
+    header: 'Name',
+    cell: (c) => (
+      <>
+        <span className="font-medium text-slate-900">{c.recipient_name}</span>
+        {c.opted_out_at ? (
+          <span
+            title="Replied STOP: left out of broadcasts until they reply START"
+            className="ml-2 inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-slate-300 ring-inset"
+          >
+            Opted out
+          </span>
+        ) : null}
+      </>
+    ),
+  },
   { header: 'Number', cell: (c) => <span className="tabular-nums">{displayNumber(c.whatsapp_number)}</span> },
   { header: 'Age', cell: (c) => orDash(c.recipient_age) },
   { header: 'Gender', cell: (c) => orDash(c.recipient_gender) },

@@ -130,6 +130,18 @@ describe('Contacts screen (spec §2)', () => {
     expect(listRequests(fetch)).toEqual([{ page: '1', page_size: '10' }]);
   });
 
+  it('marks a contact who opted out', async () => {
+    contactsServer([
+      contact(5, { recipient_name: 'Quiet Quinn', opted_out_at: '2026-11-20T10:00:00.000Z' }),
+      ada,
+    ]);
+    renderRoute('/customers', { preloadedState: withAccount });
+    const quinn = (await screen.findByText('Quiet Quinn')).closest('tr') as HTMLElement;
+    expect(within(quinn).getByText('Opted out').getAttribute('title')).toContain('left out of broadcasts');
+    const adaRow = screen.getByText('Ada Lovelace').closest('tr') as HTMLElement;
+    expect(within(adaRow).queryByText('Opted out')).toBeNull();
+  });
+
   it('pages with Next and Previous, and disables Next on the last page', async () => {
     const fetch = contactsServer(many);
     renderRoute('/customers', { preloadedState: withAccount });
