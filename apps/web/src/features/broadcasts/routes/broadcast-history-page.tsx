@@ -10,8 +10,9 @@ import {
 } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
-import { PlusIcon, RefreshIcon, SearchIcon } from '../../../components/icons';
+import { PlusIcon, RefreshIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
+import { SearchOnEnter } from '../../../components/search-on-enter';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import { broadcastsApi, useBroadcastActionMutation, useGetBroadcastsQuery } from '../api';
@@ -131,27 +132,17 @@ export function BroadcastHistoryPage() {
             </button>
           </div>
           <div className="flex flex-wrap items-center gap-3">
-            <div className="relative w-64">
-              <SearchIcon
-                width={16}
-                height={16}
-                className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
-              />
-              <input
-                type="search"
-                aria-label="Search broadcasts"
-                placeholder="Search and press Enter"
-                value={searchText}
-                onChange={(event) => setSearchText(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key !== 'Enter') return;
-                  event.preventDefault();
-                  setSearch(searchText.trim());
-                  setPage(1);
-                }}
-                className="block w-full rounded-lg border border-slate-300 bg-white py-1.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
-              />
-            </div>
+            <SearchOnEnter
+              label="Search broadcasts"
+              placeholder="Search and press Enter"
+              text={searchText}
+              onTextChange={setSearchText}
+              onSearch={(text) => {
+                setSearch(text);
+                setPage(1);
+              }}
+              className="w-64"
+            />
             <label className="flex items-center gap-2 text-sm text-slate-600">
               Sorted by
               <select

@@ -4,8 +4,9 @@ import toast from 'react-hot-toast';
 import { TEMPLATE_SORTS, TEMPLATE_SORT_LABELS } from '@herald/contracts';
 import type { TemplateListItem, TemplateSort } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
-import { DownloadIcon, PlusIcon, SearchIcon, SettingsIcon } from '../../../components/icons';
+import { DownloadIcon, PlusIcon, SettingsIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
+import { SearchOnEnter } from '../../../components/search-on-enter';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import { templatesApi, useGetTemplatesQuery, useSubmitTemplateMutation } from '../api';
@@ -84,27 +85,17 @@ export function TemplatesPage() {
       />
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <div className="relative w-full max-w-sm">
-          <SearchIcon
-            width={18}
-            height={18}
-            className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
-          />
-          <input
-            type="search"
-            aria-label="Search templates"
-            placeholder="Search templates and press Enter"
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key !== 'Enter') return;
-              event.preventDefault();
-              setSearch(searchText.trim());
-              setPage(1);
-            }}
-            className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
-          />
-        </div>
+        <SearchOnEnter
+          label="Search templates"
+          placeholder="Search templates and press Enter"
+          text={searchText}
+          onTextChange={setSearchText}
+          onSearch={(text) => {
+            setSearch(text);
+            setPage(1);
+          }}
+          className="w-full max-w-sm"
+        />
         <div className="flex flex-wrap items-center gap-3">
           <label className="flex items-center gap-2 text-sm text-slate-600">
             Sorted by
