@@ -1,4 +1,4 @@
-import { secondaryButtonClass } from '../../../components/button-classes';
+import { PreviousNext } from '../../../components/previous-next';
 
 type BroadcastsPaginationProps = {
   page: number;
@@ -18,22 +18,7 @@ export function BroadcastsPagination({ page, pageCount, onPage }: BroadcastsPagi
         Page {page} of {pageCount}
       </p>
       <div className="flex gap-2">
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          disabled={page <= 1}
-          onClick={() => onPage(page - 1)}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          disabled={page >= pageCount}
-          onClick={() => onPage(page + 1)}
-        >
-          Next
-        </button>
+        <PreviousNext page={page} hasPrevious={page > 1} hasNext={page < pageCount} onPage={onPage} />
       </div>
     </nav>
   );

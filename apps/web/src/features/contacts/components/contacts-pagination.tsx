@@ -1,4 +1,4 @@
-import { secondaryButtonClass } from '../../../components/button-classes';
+import { PreviousNext } from '../../../components/previous-next';
 
 type ContactsPaginationProps = {
   page: number;
@@ -37,25 +37,11 @@ export function ContactsPagination({
         {known ? `Showing ${format(from)} to ${format(to)} of ${format(count)} entries` : ' '}
       </p>
       <div className="flex items-center gap-3">
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          disabled={!hasPrevious}
-          onClick={() => onPage(page - 1)}
-        >
-          Previous
-        </button>
-        <span className="whitespace-nowrap">
-          {known ? `Page ${format(page)} of ${format(pageCount(count, pageSize))}` : ''}
-        </span>
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          disabled={!hasNext}
-          onClick={() => onPage(page + 1)}
-        >
-          Next
-        </button>
+        <PreviousNext page={page} hasPrevious={hasPrevious} hasNext={hasNext} onPage={onPage}>
+          <span className="whitespace-nowrap">
+            {known ? `Page ${format(page)} of ${format(pageCount(count, pageSize))}` : ''}
+          </span>
+        </PreviousNext>
       </div>
     </nav>
   );

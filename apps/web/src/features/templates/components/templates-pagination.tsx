@@ -1,4 +1,4 @@
-import { secondaryButtonClass } from '../../../components/button-classes';
+import { PreviousNext } from '../../../components/previous-next';
 
 type TemplatesPaginationProps = {
   page: number;
@@ -29,29 +29,15 @@ export function TemplatesPagination({
         Showing {shown} of {count} templates
       </p>
       <div className="flex items-center gap-2">
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          disabled={!hasPrevious}
-          onClick={() => onPage(page - 1)}
-        >
-          Previous
-        </button>
-        <span
-          aria-current="page"
-          aria-label={`Page ${page}`}
-          className="min-w-9 rounded-lg bg-emerald-600 px-3 py-2 text-center font-semibold text-white"
-        >
-          {page}
-        </span>
-        <button
-          type="button"
-          className={secondaryButtonClass}
-          disabled={!hasNext}
-          onClick={() => onPage(page + 1)}
-        >
-          Next
-        </button>
+        <PreviousNext page={page} hasPrevious={hasPrevious} hasNext={hasNext} onPage={onPage}>
+          <span
+            aria-current="page"
+            aria-label={`Page ${page}`}
+            className="min-w-9 rounded-lg bg-emerald-600 px-3 py-2 text-center font-semibold text-white"
+          >
+            {page}
+          </span>
+        </PreviousNext>
       </div>
     </nav>
   );
