@@ -348,16 +348,18 @@ export class BroadcastEngine {
   private async claim(phoneId: number): Promise<Claimed[]> {
     const { rows } = await this.deps.pool.query<Claimed & { contact: ContactValues | null }>(
       `with picked as (
-         select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+         select m.id, m.contact_id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
           where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
           order by m.broadcast_id, m.id limit $2 for update of m skip locked)
        update broadcast_messages m set state = 'sending', attempts = m.attempts + 1
-         from picked where m.id = picked.id
+         from picked left join contacts c on c.id = picked.contact_id
+        where m.id = picked.id
        returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,
-         (select jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
-                 'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
-            from contacts c where c.id = m.contact_id) as contact,
-         exists (select 1 from contacts c where c.id = m.contact_id and c.opted_out_at is not null) as opted_out`,
+         case when c.id is not null then
+           jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
+             'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
+         end as contact,
+         c.opted_out_at is not null as opted_out`,
       [phoneId, BATCH],
     );
     return rows;

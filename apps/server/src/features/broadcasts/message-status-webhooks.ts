@@ -1,12 +1,6 @@
+import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookHandler } from '../webhooks/webhook-processor';
 import { refreshBroadcastCounts } from './broadcast-counts';
-
-interface StatusEntry {
-  id?: string;
-  status?: string;
-  biz_opaque_callback_data?: string;
-  errors?: Array<{ code?: number; title?: string; message?: string }>;
-}
 
 // Forward order of the states a status can set; failed is handled apart (terminal, beats anything not read).
 const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3 };
@@ -18,16 +12,16 @@ const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3 };
  * One statement per webhook; the affected broadcasts' counters are recounted exactly once per batch of webhooks.
  */
 export const applyMessageStatuses: WebhookHandler = async (client, change, batch) => {
-  const statuses = ((change.value as { statuses?: StatusEntry[] })?.statuses ?? []).filter(
+  const statuses = ((change.value as MessagesValue | undefined)?.statuses ?? []).filter(
     (s) => typeof s.status === 'string' && (RANK[s.status] !== undefined || s.status === 'failed'),
   );
   if (statuses.length === 0) return;
   // Keep the furthest status per message within this batch; Postgres updates a row once per statement.
-  const best = new Map<string, StatusEntry>();
+  const best = new Map<string, MessageStatus>();
   for (const status of statuses) {
     const key = status.biz_opaque_callback_data ?? status.id ?? '';
     const current = best.get(key);
-    const rank = (s: StatusEntry) => (s.status === 'failed' ? 10 : (RANK[s.status!] ?? 0));
+    const rank = (s: MessageStatus) => (s.status === 'failed' ? 10 : (RANK[s.status!] ?? 0));
     if (!current || rank(status) > rank(current)) best.set(key, status);
   }
   const entries = [...best.values()];

@@ -1,3 +1,4 @@
+import type { InboundMessage, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookHandler } from '../webhooks/webhook-processor';
 
 /** Replies that stop marketing messages, and the ones that start them again (trimmed, any case). */
@@ -5,19 +6,6 @@ const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop promotions']);
 const START_WORDS = new Set(['start', 'subscribe']);
 /** Meta's failure when the person has stopped marketing messages from this business. */
 const STOPPED_MARKETING = 131050;
-
-interface InboundMessage {
-  from?: string;
-  type?: string;
-  text?: { body?: string };
-  button?: { payload?: string; text?: string };
-}
-
-interface StatusEntry {
-  status?: string;
-  recipient_id?: string;
-  errors?: Array<{ code?: number }>;
-}
 
 function wordsOf(message: InboundMessage): string[] {
   const words = [message.text?.body, message.button?.payload, message.button?.text];
@@ -30,7 +18,7 @@ function wordsOf(message: InboundMessage): string[] {
  * Broadcast audiences leave opted-out contacts out (audience-sql.ts). Only the account the entry names is touched.
  */
 export const applyOptOuts: WebhookHandler = async (client, change) => {
-  const value = change.value as { messages?: InboundMessage[]; statuses?: StatusEntry[] } | undefined;
+  const value = change.value as MessagesValue | undefined;
   const stop = new Set<string>();
   const start = new Set<string>();
   for (const message of value?.messages ?? []) {

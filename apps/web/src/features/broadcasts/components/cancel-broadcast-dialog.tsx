@@ -1,5 +1,5 @@
 import type { BroadcastRow } from '@herald/contracts';
-import { ConfirmDeleteDialog } from '../../../components/confirm-delete-dialog';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 
 /** Asks before cancelling: messages already handed to WhatsApp cannot be recalled, the rest are dropped. */
 export function CancelBroadcastDialog({
@@ -16,7 +16,7 @@ export function CancelBroadcastDialog({
   onClose: () => void;
 }) {
   return (
-    <ConfirmDeleteDialog
+    <ConfirmDialog
       title="Cancel Broadcast"
       description={`Cancel ${row.name}? Messages not yet sent will not be sent. Messages already sent stay sent.`}
       busy={busy}

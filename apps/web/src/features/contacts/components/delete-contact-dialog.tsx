@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import type { Contact } from '@herald/contracts';
-import { ConfirmDeleteDialog } from '../../../components/confirm-delete-dialog';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { errorText } from '../../../lib/error-text';
 import { useDeleteContactMutation } from '../api';
 
@@ -22,7 +22,7 @@ export function DeleteContactDialog({ contact, onClose }: { contact: Contact; on
   }
 
   return (
-    <ConfirmDeleteDialog
+    <ConfirmDialog
       title="Delete Contact"
       description={`Delete ${contact.recipient_name}? This cannot be undone.`}
       busy={isLoading}

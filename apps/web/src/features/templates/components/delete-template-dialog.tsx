@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { TEMPLATE_MESSAGES } from '@herald/contracts';
 import type { TemplateListItem } from '@herald/contracts';
-import { ConfirmDeleteDialog } from '../../../components/confirm-delete-dialog';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { errorText } from '../../../lib/error-text';
 import { useDeleteTemplateMutation } from '../api';
 
@@ -33,7 +33,7 @@ export function DeleteTemplateDialog({
   }
 
   return (
-    <ConfirmDeleteDialog
+    <ConfirmDialog
       title="Delete Template"
       description={TEMPLATE_MESSAGES.deleteConfirm}
       busy={isLoading}
@@ -44,6 +44,6 @@ export function DeleteTemplateDialog({
       <p className="mb-4 text-sm text-slate-700">
         <span className="font-medium">{template.template_name}</span> ({template.language_code})
       </p>
-    </ConfirmDeleteDialog>
+    </ConfirmDialog>
   );
 }

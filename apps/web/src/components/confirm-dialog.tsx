@@ -8,7 +8,7 @@ import { ModalDialog } from './modal-dialog';
  * safe choice, the confirm button reads 'Deleting...' (or `busyLabel`) while busy, and a failure is shown
  * inside the dialog so the user can retry or back out.
  */
-export function ConfirmDeleteDialog({
+export function ConfirmDialog({
   title,
   description,
   children,
