@@ -36,6 +36,12 @@ async function memory(pid: number): Promise<{ hwm: number; rss: number }> {
   return { hwm: field('VmHWM'), rss: field('VmRSS') };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Resets VmHWM to the current RSS, so the next reading is the peak of one phase. */
 const resetPeak = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
 
@@ -131,6 +137,8 @@ try {
     form.append('file', await openAsBlob(csvPath, { type: 'text/csv' }), 'contacts.csv');
     await resetPeak(pid);
     const before = await memory(pid);
+    const cpuBefore = await cpuSeconds(pid);
+    const ownCpuBefore = process.cpuUsage();
     const started = performance.now();
     const response = await fetch(`${api}/recipient/import/`, { method: 'POST', headers, body: form });
     const body = (await response.json()) as Record<string, unknown>;
@@ -138,7 +146,15 @@ try {
     if (response.status !== 201)
       throw new Error(`import: ${response.status} ${JSON.stringify(body).slice(0, 500)}`);
     const after = await memory(pid);
-    return { seconds: elapsed, body, rssBeforeMiB: mib(before.rss), peakMiB: mib(after.hwm) };
+    const ownCpu = process.cpuUsage(ownCpuBefore);
+    return {
+      seconds: elapsed,
+      body,
+      rssBeforeMiB: mib(before.rss),
+      peakMiB: mib(after.hwm),
+      serverCpu: Number(((await cpuSeconds(pid)) - cpuBefore).toFixed(1)),
+      clientCpu: Number(((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)),
+    };
   };
   const imported = await upload();
   await db.query('checkpoint');
@@ -193,10 +209,13 @@ try {
       import_rows_per_s: Math.round(ROWS / imported.seconds),
       import_server_peak_rss_mb: imported.peakMiB,
       server_rss_before_import_mb: imported.rssBeforeMiB,
+      import_server_cpu_s: imported.serverCpu,
+      import_client_cpu_s: imported.clientCpu,
       reimport_s: reimported.seconds,
       reimport_result: reimported.body,
       reimport_ratio: Number((reimported.seconds / floorSeconds).toFixed(2)),
       reimport_server_peak_rss_mb: reimported.peakMiB,
+      reimport_server_cpu_s: reimported.serverCpu,
       page1: pageOne,
       middle_page: { page: middle, ...pageMiddle },
       search: { mix: 'number fragments, e-mail fragments, first names, last names', ...search },

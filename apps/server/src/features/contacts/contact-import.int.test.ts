@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
+import { CONTACT_WRITE_LOCK } from './contacts-repo';
 import { contactsUser, importCsv, multipart } from './contacts-test-helpers';
 
 let t: TestApp;
@@ -117,6 +118,104 @@ describe('POST /recipient/import/', () => {
     expect(response.json()).toEqual({ created: 30_000, updated: 0, total: 30_003, duplicates_in_file: 3 });
     const [twin] = (await contactsOf(headers, '+14152000005')).results;
     expect(twin!.recipient_name).toBe('Late Twin');
+  });
+
+  it('mixes stored numbers, new ones and repeats of both across chunks: each row lands once, the last wins', async () => {
+    const { headers } = await contactsUser(t, 'mixed@acme.test');
+    await importCsv(t, headers, HEADER + goodRows(10), { tag: 'old' });
+    const stored = await contactsOf(headers, '+14152000003');
+    await t.app.inject({ method: 'DELETE', url: `/recipient/${stored.results[0]!.id}/`, headers });
+    const csv =
+      `${HEADER}Renamed 2,+14152000002\n${goodRows(30_000)}` +
+      'Late 20000,+14152020000\nLate 7,+1 415 200 0007\n';
+    const response = await importCsv(t, headers, csv, { tag: 'new' });
+    // 9 stored numbers (0–9 but 3, deleted) are updates; 3 rows repeat a number seen earlier in the file.
+    expect(response.json()).toEqual({ created: 29_991, updated: 9, total: 30_003, duplicates_in_file: 3 });
+    const named = async (number: string) => (await contactsOf(headers, number)).results;
+    expect((await named('+14152000002'))[0]!.recipient_name).toBe('Person 2');
+    expect((await named('+14152020000'))[0]!.recipient_name).toBe('Late 20000');
+    const [seven] = await named('+14152000007');
+    expect(seven!.recipient_name).toBe('Late 7');
+    expect(seven!.tags.map((tag) => tag.tag_name)).toEqual(['new', 'old']);
+    expect((await named('+14152000003'))[0]!.tags.map((tag) => tag.tag_name)).toEqual(['new']);
+    expect((await contactsOf(headers)).count).toBe(30_000);
+    const tags = (await t.app.inject({ method: 'GET', url: '/recipient/tags/', headers })).json();
+    expect(tags).toEqual([
+      { id: expect.any(Number), name: 'new', count: 30_000 },
+      { id: expect.any(Number), name: 'old', count: 9 },
+    ]);
+    const { rows } = await t.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from contacts c join waba_accounts a on a.id = c.waba_account_id
+        where a.waba_id = $1`,
+      [headers['x-waba-id']],
+    );
+    expect(rows[0]!.n).toBe(30_000);
+  });
+
+  it('makes a contact write in the account wait for a running import, not race it', async () => {
+    const { headers } = await contactsUser(t, 'lock@acme.test');
+    const { rows } = await t.db.pool.query<{ id: string }>(
+      'select id from waba_accounts where waba_id = $1',
+      [headers['x-waba-id']],
+    );
+    const importing = await t.db.pool.connect();
+    await importing.query('begin');
+    await importing.query('select pg_advisory_xact_lock($1, $2)', [CONTACT_WRITE_LOCK, rows[0]!.id]);
+    let answered = false;
+    const create = t.app
+      .inject({
+        method: 'POST',
+        url: '/recipient/create/',
+        headers,
+        payload: { customer_name: 'Waits', whatsapp_number: '+14155550400' },
+      })
+      .then((response) => {
+        answered = true;
+        return response;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    await importing.query('commit');
+    importing.release();
+    expect((await create).statusCode).toBe(201);
+  });
+
+  it('removes the tag links of deleted contacts, and the contacts and links of a deleted account', async () => {
+    const { headers } = await contactsUser(t, 'unlink@acme.test');
+    await importCsv(t, headers, HEADER + goodRows(3, 500), { tag: 'gone soon' });
+    const linksOf = async () => {
+      const { rows } = await t.db.pool.query<{ n: number }>(
+        `select count(*)::int as n from contact_tags ct join tags g on g.id = ct.tag_id
+           join waba_accounts a on a.id = g.waba_account_id where a.waba_id = $1`,
+        [headers['x-waba-id']],
+      );
+      return rows[0]!.n;
+    };
+    expect(await linksOf()).toBe(3);
+    const [first] = (await contactsOf(headers, '+14152000500')).results;
+    await t.app.inject({ method: 'DELETE', url: `/recipient/${first!.id}/`, headers });
+    expect(await linksOf()).toBe(2);
+    const { rows: orphansBefore } = await t.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from contact_tags ct
+        where not exists (select 1 from contacts c where c.id = ct.contact_id)
+           or not exists (select 1 from tags g where g.id = ct.tag_id)`,
+    );
+    const { rows: account } = await t.db.pool.query<{ id: string }>(
+      'delete from waba_accounts where waba_id = $1 returning id',
+      [headers['x-waba-id']],
+    );
+    const { rows: left } = await t.db.pool.query<{ n: number }>(
+      'select count(*)::int as n from contacts where waba_account_id = $1',
+      [account[0]!.id],
+    );
+    expect(left[0]!.n).toBe(0);
+    const { rows: orphansAfter } = await t.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from contact_tags ct
+        where not exists (select 1 from contacts c where c.id = ct.contact_id)
+           or not exists (select 1 from tags g where g.id = ct.tag_id)`,
+    );
+    expect(orphansBefore[0]!.n).toBe(0);
+    expect(orphansAfter[0]!.n).toBe(0);
   });
 
   it('reads a BOM, CRLF, semicolons and quoted fields holding delimiters, quotes and line breaks', async () => {

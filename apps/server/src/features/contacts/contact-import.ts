@@ -3,11 +3,12 @@ import type { Readable } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
 import type { ImportResult, ImportRowError } from '@herald/contracts';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Pool } from '../../db/pool';
-import { adjustContactTotal, ensureTag, recordExtraColumns } from './contacts-repo';
+import { adjustContactTotal, ensureTag, lockContactWrites, recordExtraColumns } from './contacts-repo';
 import {
-  copyLine,
+  CONTACT_LINE_COLUMNS,
+  contactLine,
   detectDelimiter,
   type ImportHeader,
   isBlankRecord,
@@ -16,12 +17,37 @@ import {
   STAGING_COLUMNS,
   validateRow,
 } from './import-rows';
+import { CopyBuffer } from './copy-buffer';
+import { NumberLineReader, numberKey, NumberSet } from './number-set';
 
-/** Rows per staged chunk: big enough to amortise each merge, small enough to keep two in memory. */
+/** Rows per chunk: big enough to amortise each write, small enough to keep two in memory. */
 const CHUNK_ROWS = 25_000;
 const MAX_REPORTED_ROWS = 1_000;
-// Any constant: with the account id it serialises imports into one account (pg_advisory_xact_lock(int, int)).
-const IMPORT_LOCK = 4_820_118;
+
+// The marks of a number in the import's NumberSet.
+const STORED = 1; // the account had it before the import
+const STORED_AND_IN_FILE = 2; // …and a row of this file has it
+const NEW_IN_FILE = 3; // a row of this file brought it
+
+/**
+ * Rows parsed and not yet written: new contacts with their tag links, and rows for the staging table's
+ * merge; `ids` are reserved from the contacts' sequence for this chunk's new contacts (`used` of them taken).
+ */
+interface Chunk {
+  fresh: CopyBuffer;
+  links: CopyBuffer;
+  staged: CopyBuffer;
+  ids: Float64Array;
+  used: number;
+}
+
+const newChunk = (): Chunk => ({
+  fresh: new CopyBuffer(),
+  links: new CopyBuffer(),
+  staged: new CopyBuffer(),
+  ids: new Float64Array(0),
+  used: 0,
+});
 
 /** The upload as @fastify/multipart hands it over: `truncated` once its size limit cut it short. */
 export type UploadStream = Readable & { truncated?: boolean };
@@ -35,16 +61,22 @@ export type ImportOutcome =
 /**
  * One CSV import into one account, all or nothing, in one transaction on one connection.
  *
- * The upload is parsed and validated as it arrives; valid rows are written (COPY, text format) into a temp
- * staging table in chunks, and each chunk is merged into `contacts` while the next one is parsed, so Node and
- * Postgres work at the same time. The first bad row stops all writing; parsing goes on only to name every
- * bad row, and the transaction is rolled back. Memory holds at most two chunks, whatever the file's size.
+ * The upload is parsed and validated as it arrives, and written in chunks while the next chunk is parsed, so
+ * Node and Postgres work at the same time. The numbers the account already has are read into memory first
+ * (a NumberSet), so each row is known to be new or not without asking Postgres: new contacts — all of them
+ * on a first import — go by `COPY` straight into `contacts` and `contact_tags`, with ids reserved from the
+ * sequence; rows for stored numbers, and repeats within the file, go through a staging table and one merge
+ * per chunk. Contact writes elsewhere wait for an import into their account (CONTACT_WRITE_LOCK), so the
+ * numbers read first stay true. The first bad row stops all writing; parsing goes on only to name every bad
+ * row, and the transaction is rolled back. Memory holds at most two chunks, whatever the file's size.
  */
 export class ContactImport {
   private client: PoolClient | undefined;
   private tagId: number | undefined;
   private earlyTag: string | undefined;
   private header: ImportHeader | undefined;
+  private numbers = new NumberSet();
+  private idSequence = '';
   private total = 0;
   private created = 0;
   private duplicates = 0;
@@ -54,7 +86,7 @@ export class ContactImport {
     private readonly wabaId: number,
   ) {}
 
-  /** A tag known before the file arrives tags each chunk as it is merged; one sent after it, at commit. */
+  /** A tag known before the file arrives tags each chunk as it is written; one sent after it, at commit. */
   setTag(name: string): void {
     if (!this.client) this.earlyTag = name;
   }
@@ -67,20 +99,27 @@ export class ContactImport {
     file.once('limit', () => (tooLarge = true));
 
     let row = 0;
-    let chunk = '';
-    let chunkRows = 0;
-    let flushing: Promise<void> = Promise.resolve();
-    let flushError: unknown;
-    const flush = async () => {
-      await flushing;
-      if (flushError) throw flushError;
-      const text = chunk;
-      chunk = '';
-      chunkRows = 0;
-      flushing = this.mergeChunk(client, text).catch((error: unknown) => {
-        flushError = error;
+    // Two chunks, taking turns: one is filled while the other is written.
+    let chunk = newChunk();
+    let spare = newChunk();
+    let writing: Promise<void> = Promise.resolve();
+    let writeError: unknown;
+    const flush = async (last = false) => {
+      await writing;
+      if (writeError) throw writeError;
+      const full = chunk;
+      chunk = spare;
+      spare = full;
+      // Asked before the write, so it answers at once.
+      if (!last) chunk.ids = await this.reserveIds(client);
+      chunk.used = 0;
+      writing = this.writeChunk(client, full).catch((error: unknown) => {
+        writeError = error;
       });
     };
+    chunk.ids = await this.reserveIds(client);
+    const account = `\t${this.wabaId}\t`;
+    const link = this.tagId === undefined ? '\n' : `\t${this.tagId}\n`;
 
     const parser = await this.parserFor(file);
     try {
@@ -107,9 +146,19 @@ export class ContactImport {
         }
         this.total += 1;
         if (badRows) continue;
-        chunk += copyLine(checked.row, row);
-        chunkRows += 1;
-        if (chunkRows >= CHUNK_ROWS) await flush();
+        const key = numberKey(checked.row.number);
+        const mark = this.numbers.get(key);
+        if (mark === 0) {
+          this.numbers.set(key, NEW_IN_FILE);
+          const id = String(chunk.ids[chunk.used++]);
+          chunk.fresh.appendRow(id, account, contactLine(checked.row));
+          chunk.links.appendRow(id, link);
+        } else {
+          if (mark === STORED) this.numbers.set(key, STORED_AND_IN_FILE);
+          else this.duplicates += 1;
+          chunk.staged.appendRow(`${row}\t`, contactLine(checked.row));
+        }
+        if (chunk.fresh.rows + chunk.staged.rows >= CHUNK_ROWS) await flush();
       }
     } catch (error) {
       if (!isCsvError(error)) throw error;
@@ -122,9 +171,9 @@ export class ContactImport {
     if (tooLarge || file.truncated) return { kind: 'too-large' };
     if (badRows) return { kind: 'rejected', errors, badRows };
     if (!this.header || this.total === 0) return { kind: 'empty' };
-    if (chunkRows) await flush();
-    await flushing;
-    if (flushError) throw flushError;
+    if (chunk.fresh.rows + chunk.staged.rows) await flush(true);
+    await writing;
+    if (writeError) throw writeError;
     return { kind: 'done', result: this.result() };
   }
 
@@ -170,7 +219,7 @@ export class ContactImport {
     const client = await this.pool.connect();
     this.client = client;
     await client.query('begin');
-    await client.query('select pg_advisory_xact_lock($1, $2)', [IMPORT_LOCK, this.wabaId]);
+    await lockContactWrites(client, this.wabaId, 'import');
     // Each chunk reaches contacts through its indexes, never by scanning or hashing every contact of the
     // account: the statistics of a table growing inside this transaction are stale by construction, and a
     // bad plan here turns quadratic (measured). These settings end with the transaction.
@@ -183,21 +232,83 @@ export class ContactImport {
          post_code text, email text, attributes jsonb
        ) on commit drop`,
     );
-    await client.query('create temp table import_before (id bigint, repeated boolean) on commit drop');
+    await client.query('create temp table import_before (id bigint) on commit drop');
     if (this.earlyTag !== undefined) this.tagId = await ensureTag(client, this.wabaId, this.earlyTag);
     else await client.query('create temp table import_ids (id bigint) on commit drop');
+    const { rows } = await client.query<{ sequence: string }>(
+      `select pg_get_serial_sequence('contacts', 'id') as sequence`,
+    );
+    this.idSequence = rows[0]!.sequence;
+    await this.readStoredNumbers(client);
     return client;
   }
 
+  /** Every number the account has, into `numbers` (a million in about a second, streamed). */
+  private async readStoredNumbers(client: PoolClient): Promise<void> {
+    const reader = new NumberLineReader(this.numbers, STORED);
+    const stream = client.query(
+      copyTo(
+        `copy (select whatsapp_number from contacts where waba_account_id = ${Number(this.wabaId)}) to stdout`,
+      ),
+    );
+    stream.on('data', (data: Buffer) => reader.push(data));
+    await finished(stream);
+  }
+
+  /** Writes a chunk and clears it: new contacts first, so a repeat of one in the staged rows finds it. */
+  private async writeChunk(client: PoolClient, chunk: Chunk): Promise<void> {
+    if (chunk.fresh.rows) {
+      // Copied straight into contacts and their links: no lookup, no merge, no conflict possible.
+      await copyBytes(
+        client,
+        `copy contacts (id, waba_account_id, ${CONTACT_LINE_COLUMNS}) from stdin`,
+        chunk.fresh.bytes,
+      );
+      await copyBytes(
+        client,
+        this.tagId === undefined
+          ? 'copy import_ids (id) from stdin'
+          : 'copy contact_tags (contact_id, tag_id) from stdin',
+        chunk.links.bytes,
+      );
+      this.created += chunk.fresh.rows;
+    }
+    if (chunk.staged.rows) await this.mergeStaged(client, chunk.staged);
+    chunk.fresh.clear();
+    chunk.links.clear();
+    chunk.staged.clear();
+  }
+
   /**
-   * Merges one staged chunk: the last row of each number wins within the chunk (and later chunks overwrite
-   * earlier ones, so across the file too); only the columns the file has are updated, and only rows whose
-   * values change are rewritten, so a re-import of the same file writes nothing but missing tags.
+   * Ids for one chunk's new contacts, from the contacts' own sequence (so single creates never collide with
+   * them); usually one unbroken run, but other accounts' inserts may take ids in between. Ids a chunk does
+   * not use are left as gaps, as a rolled-back insert leaves them.
    */
-  private async mergeChunk(client: PoolClient, text: string): Promise<void> {
-    const copy = client.query(copyFrom(`copy import_chunk (${STAGING_COLUMNS}) from stdin`));
-    copy.end(text);
-    await finished(copy);
+  private async reserveIds(client: PoolClient): Promise<Float64Array> {
+    const { rows } = await client.query<{ first: string; length: number }>(
+      `select min(id)::text as first, count(*)::int as length
+         from (select id, id - row_number() over (order by id) as run
+                 from (select nextval($1::regclass) as id from generate_series(1, $2::int)) reserved) runs
+        group by run order by min(id)`,
+      [this.idSequence, CHUNK_ROWS],
+    );
+    const ids = new Float64Array(CHUNK_ROWS);
+    let at = 0;
+    for (const run of rows) {
+      const first = Number(run.first);
+      for (let i = 0; i < run.length; i += 1) ids[at++] = first + i;
+    }
+    return ids;
+  }
+
+  /**
+   * Merges one staged chunk of rows whose numbers exist (or came earlier in the file): the last row of each
+   * number wins within the chunk (and later chunks overwrite earlier ones, so across the file too); only the
+   * columns the file has are updated, and only rows whose values change are rewritten, so a re-import of the
+   * same file writes nothing but missing tags.
+   */
+  private async mergeStaged(client: PoolClient, staged: CopyBuffer): Promise<void> {
+    await copyBytes(client, `copy import_chunk (${STAGING_COLUMNS}) from stdin`, staged.bytes);
     const columns = providedColumns(this.header!).filter((column) => column !== 'whatsapp_number');
     const assign = columns.map((column) =>
       column === 'attributes'
@@ -213,24 +324,20 @@ export class ContactImport {
       this.tagId === undefined
         ? 'insert into import_ids (id) select id'
         : `insert into contact_tags (contact_id, tag_id) select id, ${this.tagId}`;
-    // The numbers the account already has, looked up before the merge: inside the merge statement, a lookup
-    // would also walk the index entries that statement is adding. updated_at = now() (the transaction's
-    // start) marks a contact written by an earlier chunk of this very file: a duplicate.
-    const { rows: found } = await client.query<{ repeated: number }>(
-      `with before as (
-         insert into import_before (id, repeated)
-         select c.id, c.updated_at = now()
-           from (select distinct whatsapp_number from import_chunk) s
-           cross join lateral (
-             select id, updated_at from contacts
-              where waba_account_id = $1 and whatsapp_number = s.whatsapp_number
-              order by waba_account_id, whatsapp_number limit 1) c
-         returning repeated
-       )
-       select count(*) filter (where repeated)::int as repeated from before`,
+    // The ids of the chunk's numbers, looked up before the merge: the merge returns only the rows it
+    // rewrites, and inside it a lookup would also walk the index entries that statement is adding.
+    await client.query(
+      `insert into import_before (id)
+       select c.id
+         from (select distinct whatsapp_number from import_chunk) s
+         cross join lateral (
+           select id from contacts
+            where waba_account_id = $1 and whatsapp_number = s.whatsapp_number
+            order by waba_account_id, whatsapp_number limit 1) c`,
       [this.wabaId],
     );
-    const { rows } = await client.query<{ rows: number; distinct_rows: number; created: number }>(
+    // A stored contact deleted since the import began is inserted again (`created`).
+    const { rows } = await client.query<{ created: number }>(
       `with s as (
          select distinct on (whatsapp_number) * from import_chunk order by whatsapp_number, line desc
        ),
@@ -248,14 +355,10 @@ export class ContactImport {
          ${tagTarget} from (select id from merged union select id from import_before) ids
          ${this.tagId === undefined ? '' : 'on conflict do nothing'}
        )
-       select (select count(*) from import_chunk)::int as rows,
-              (select count(*) from s)::int as distinct_rows,
-              (select count(*) from merged where inserted)::int as created`,
+       select (select count(*) from merged where inserted)::int as created`,
       [this.wabaId],
     );
-    const counts = rows[0]!;
-    this.created += counts.created;
-    this.duplicates += counts.rows - counts.distinct_rows + found[0]!.repeated;
+    this.created += rows[0]!.created;
     await client.query('truncate import_chunk, import_before');
   }
 
@@ -344,4 +447,11 @@ function csvMessage(error: Error & { code: string }): string {
   }
   if (error.code === 'CSV_MAX_RECORD_SIZE') return 'The row is longer than 1 MiB';
   return 'The row is not valid CSV';
+}
+
+/** Sends rows in COPY's text format through one COPY … FROM STDIN. */
+async function copyBytes(client: PoolClient, sql: string, bytes: Buffer): Promise<void> {
+  const copy = client.query(copyFrom(sql));
+  copy.end(bytes);
+  await finished(copy);
 }

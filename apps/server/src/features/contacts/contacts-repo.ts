@@ -4,6 +4,26 @@ import type { Pool } from '../../db/pool';
 
 type Queryable = Pool | PoolClient;
 
+/**
+ * With an account's id, the advisory lock (pg_advisory_xact_lock(int, int)) between an import into the
+ * account, which holds it alone, and the other writes that can bring a number, which share it: an import
+ * reads the account's numbers once at its start and relies on them until it commits.
+ */
+export const CONTACT_WRITE_LOCK = 4_820_118;
+
+/**
+ * Starts a contact write in the account: takes CONTACT_WRITE_LOCK, alone for an import, shared for an edit,
+ * so an edit waits for a running import and the other way round.
+ */
+export async function lockContactWrites(
+  db: PoolClient,
+  wabaId: number,
+  mode: 'import' | 'edit',
+): Promise<void> {
+  const lock = mode === 'import' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
+  await db.query(`select ${lock}($1, $2)`, [CONTACT_WRITE_LOCK, wabaId]);
+}
+
 /** The text the trigram index covers (migration 003); a query must repeat it exactly to use the index. */
 export const SEARCH_TEXT = `lower(name || ' ' || whatsapp_number || ' ' || coalesce(email, ''))`;
 

@@ -60,6 +60,7 @@ export class ContactsService {
   async create(wabaId: number, input: { customer_name: string; whatsapp_number: string }): Promise<Contact> {
     const number = phoneNumber(input.whatsapp_number);
     return withTransaction(this.deps.pool, async (db) => {
+      await repo.lockContactWrites(db, wabaId, 'edit');
       const contact = await repo.insertContact(db, wabaId, { name: input.customer_name, number });
       if (!contact) throw duplicate(await repo.findContactByNumber(db, wabaId, number));
       await repo.adjustContactTotal(db, wabaId, 1);
@@ -73,12 +74,15 @@ export class ContactsService {
   ): Promise<Contact> {
     const number = phoneNumber(input.whatsapp_number);
     try {
-      const contact = await repo.updateContact(this.deps.pool, wabaId, input.customer_id, {
-        name: input.customer_name,
-        number,
+      return await withTransaction(this.deps.pool, async (db) => {
+        await repo.lockContactWrites(db, wabaId, 'edit');
+        const contact = await repo.updateContact(db, wabaId, input.customer_id, {
+          name: input.customer_name,
+          number,
+        });
+        if (!contact) throw notFound();
+        return contact;
       });
-      if (!contact) throw notFound();
-      return contact;
     } catch (error) {
       if (uniqueViolation(error) === undefined) throw error;
       throw duplicate(await repo.findContactByNumber(this.deps.pool, wabaId, number));

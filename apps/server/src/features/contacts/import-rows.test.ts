@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { searchPatterns } from './contacts-repo';
 import {
   columnName,
-  copyLine,
+  contactLine,
   detectDelimiter,
   type ImportHeader,
   isBlankRecord,
@@ -102,7 +102,7 @@ describe('validateRow', () => {
   });
 });
 
-describe('copyLine', () => {
+describe('contactLine', () => {
   it('writes COPY text format: tabs between values, \\N for null, escapes for backslash, tab and breaks', () => {
     const row = {
       name: 'A\\B\tC',
@@ -114,9 +114,23 @@ describe('copyLine', () => {
       email: null,
       attributes: '{"a":"b"}',
     };
-    expect(copyLine(row, 7)).toBe(
-      '7\tA\\\\B\\tC\t+14155550123\t\\N\t\\N\tline 1\\r\\nline 2\t\\N\t\\N\t{"a":"b"}\n',
+    expect(contactLine(row)).toBe(
+      'A\\\\B\\tC\t+14155550123\t\\N\t\\N\tline 1\\r\\nline 2\t\\N\t\\N\t{"a":"b"}\n',
     );
+  });
+
+  it('writes no extra columns as an empty object (contacts.attributes is never null)', () => {
+    const row = {
+      name: 'Ann',
+      number: '+14155550123',
+      age: 30,
+      gender: 'female',
+      address: null,
+      postCode: '94107',
+      email: 'ann@example.com',
+      attributes: null,
+    };
+    expect(contactLine(row)).toBe('Ann\t+14155550123\t30\tfemale\t\\N\t94107\tann@example.com\t{}\n');
   });
 });
 

@@ -164,17 +164,20 @@ function copyValue(value: string | number | null): string {
   );
 }
 
-/** The staging table's line for one row; its columns are STAGING_COLUMNS. */
-export function copyLine(row: ImportRow, line: number): string {
+/** A row's values in COPY's text format, in the order of CONTACT_LINE_COLUMNS, ending in a line break. */
+export function contactLine(row: ImportRow): string {
   return (
-    [line, row.name, row.number, row.age, row.gender, row.address, row.postCode, row.email, row.attributes]
-      .map(copyValue)
-      .join('\t') + '\n'
+    `${copyValue(row.name)}\t${copyValue(row.number)}\t${copyValue(row.age)}\t${copyValue(row.gender)}\t` +
+    `${copyValue(row.address)}\t${copyValue(row.postCode)}\t${copyValue(row.email)}\t` +
+    `${row.attributes === null ? '{}' : copyValue(row.attributes)}\n`
   );
 }
 
-export const STAGING_COLUMNS =
-  'line, name, whatsapp_number, age, gender, address, post_code, email, attributes';
+export const CONTACT_LINE_COLUMNS =
+  'name, whatsapp_number, age, gender, address, post_code, email, attributes';
+
+/** The staging table's columns: a row's number in the file, then its contactLine. */
+export const STAGING_COLUMNS = `line, ${CONTACT_LINE_COLUMNS}`;
 
 /** ',' or ';': whichever separates more fields of the header line (quoted text ignored); ',' on a tie. */
 export function detectDelimiter(head: string): ',' | ';' {
