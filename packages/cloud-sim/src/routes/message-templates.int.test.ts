@@ -1,34 +1,17 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { call, signUpWithToken } from '../../test/sandbox-client';
 import type { SignedUp } from '../../test/sandbox-client';
-import { startSandbox } from '../server';
-import type { RunningSandbox } from '../server';
+import { sandboxForFile } from '../../test/sandbox-for-file';
 
-let sandbox: RunningSandbox;
-let url: string;
+const sim = sandboxForFile('templates');
 let account: SignedUp;
-let dir: string;
-let logFile: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'herald-sandbox-templates-'));
-  logFile = join(dir, 'calls.jsonl');
-  // Reviews far in the future: templates stay PENDING unless a test forces a verdict.
-  sandbox = await startSandbox({ port: 0, logFile, reviewDelayMs: 600_000 });
-  url = sandbox.url;
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 beforeEach(async () => {
-  await call(url, '/__sandbox/reset', { method: 'POST' });
-  account = await signUpWithToken(url, { business_name: "Jasper's Market", phone_number: '+1 631 555 5555' });
+  account = await signUpWithToken(sim.url, {
+    business_name: "Jasper's Market",
+    phone_number: '+1 631 555 5555',
+  });
 });
 
 function template(overrides: Record<string, unknown> = {}) {
@@ -54,10 +37,10 @@ function template(overrides: Record<string, unknown> = {}) {
 }
 
 const create = (json: unknown, token = account.token, waba = account.waba_id) =>
-  call(url, `/v21.0/${waba}/message_templates`, { method: 'POST', token, json });
+  call(sim.url, `/v21.0/${waba}/message_templates`, { method: 'POST', token, json });
 
 const force = (id: string, status: string, reason?: string) =>
-  call(url, `/__sandbox/templates/${id}/review`, { method: 'POST', json: { status, reason } });
+  call(sim.url, `/__sandbox/templates/${id}/review`, { method: 'POST', json: { status, reason } });
 
 function expectTemplateError(
   res: { status: number; body: { error: Record<string, unknown> } },
@@ -83,7 +66,7 @@ describe('POST /{waba-id}/message_templates', () => {
       status: 200,
       body: { id: expect.stringMatching(/^[1-9]\d{14}$/), status: 'PENDING', category: 'UTILITY' },
     });
-    const state = (await call(url, '/__sandbox/state')).body;
+    const state = (await call(sim.url, '/__sandbox/state')).body;
     expect(state.templates).toEqual([
       expect.objectContaining({
         id: res.body.id,
@@ -97,7 +80,7 @@ describe('POST /{waba-id}/message_templates', () => {
 
   it('accepts a form-encoded call with components as a JSON string', async () => {
     const t = template();
-    const res = await call(url, `/v21.0/${account.waba_id}/message_templates`, {
+    const res = await call(sim.url, `/v21.0/${account.waba_id}/message_templates`, {
       method: 'POST',
       token: account.token,
       form: {
@@ -180,7 +163,7 @@ describe('POST /{waba-id}/message_templates', () => {
   ])('refuses %s with code 100 and a user message', async (_label, overrides, subcode) => {
     const res = await create(template(overrides));
     expectTemplateError(res, subcode);
-    expect((await call(url, '/__sandbox/state')).body.templates).toEqual([]);
+    expect((await call(sim.url, '/__sandbox/state')).body.templates).toEqual([]);
   });
 
   it('refuses an unknown category or language and a missing name', async () => {
@@ -225,7 +208,7 @@ describe('POST /{waba-id}/message_templates', () => {
   });
 
   it("answers another WABA's token with 100/33 and a bad token with 190", async () => {
-    const other = await signUpWithToken(url, {
+    const other = await signUpWithToken(sim.url, {
       business_name: 'Lucky Shrub',
       phone_number: '+44 7700 900123',
     });
@@ -243,7 +226,7 @@ describe('GET /{waba-id}/message_templates and /{template-id}', () => {
       ids.push((await create(template({ name }))).body.id);
     await force(ids[0] as string, 'APPROVED');
     const list = (q: string) =>
-      call(url, `/v21.0/${account.waba_id}/message_templates${q}`, { token: account.token });
+      call(sim.url, `/v21.0/${account.waba_id}/message_templates${q}`, { token: account.token });
 
     const all = await list('?fields=name,status');
     expect(all.body.data).toEqual([
@@ -270,7 +253,7 @@ describe('GET /{waba-id}/message_templates and /{template-id}', () => {
 
   it('reads one template with every modelled field, and fields=', async () => {
     const id = (await create(template())).body.id;
-    const res = await call(url, `/v21.0/${id}`, { token: account.token });
+    const res = await call(sim.url, `/v21.0/${id}`, { token: account.token });
     expect(res.body).toEqual({
       id,
       name: 'order_update',
@@ -283,7 +266,7 @@ describe('GET /{waba-id}/message_templates and /{template-id}', () => {
       last_updated_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/),
     });
     await force(id, 'APPROVED');
-    const some = await call(url, `/v21.0/${id}?fields=status,quality_score`, { token: account.token });
+    const some = await call(sim.url, `/v21.0/${id}?fields=status,quality_score`, { token: account.token });
     expect(some.body).toEqual({
       id,
       status: 'APPROVED',
@@ -293,15 +276,15 @@ describe('GET /{waba-id}/message_templates and /{template-id}', () => {
 
   it("hides another WABA's templates behind 100/33", async () => {
     const id = (await create(template())).body.id;
-    const other = await signUpWithToken(url, {
+    const other = await signUpWithToken(sim.url, {
       business_name: 'Lucky Shrub',
       phone_number: '+44 7700 900123',
     });
-    const res = await call(url, `/v21.0/${id}`, { token: other.token });
+    const res = await call(sim.url, `/v21.0/${id}`, { token: other.token });
     expect(res.body.error).toMatchObject({ code: 100, error_subcode: 33 });
-    const list = await call(url, `/v21.0/${account.waba_id}/message_templates`, { token: other.token });
+    const list = await call(sim.url, `/v21.0/${account.waba_id}/message_templates`, { token: other.token });
     expect(list.body.error).toMatchObject({ code: 100, error_subcode: 33 });
-    const edit = await call(url, `/v21.0/${id}`, {
+    const edit = await call(sim.url, `/v21.0/${id}`, {
       method: 'POST',
       token: other.token,
       json: { components: [] },
@@ -315,7 +298,7 @@ describe('POST /{template-id} (edit)', () => {
     { type: 'BODY', text: 'Your order {{1}} is on its way.', example: { body_text: [['#1']] } },
   ];
   const edit = (id: string, json: unknown) =>
-    call(url, `/v21.0/${id}`, { method: 'POST', token: account.token, json });
+    call(sim.url, `/v21.0/${id}`, { method: 'POST', token: account.token, json });
 
   it('refuses to edit a PENDING template', async () => {
     const id = (await create(template())).body.id;
@@ -328,9 +311,9 @@ describe('POST /{template-id} (edit)', () => {
     const id = (await create(template())).body.id;
     await force(id, 'APPROVED');
     expect(await edit(id, { components: newComponents })).toEqual({ status: 200, body: { success: true } });
-    const read = await call(url, `/v21.0/${id}?fields=status,components`, { token: account.token });
+    const read = await call(sim.url, `/v21.0/${id}?fields=status,components`, { token: account.token });
     expect(read.body).toEqual({ id, status: 'PENDING', components: newComponents });
-    expect((await call(url, '/__sandbox/state')).body.pending_reviews).toEqual([id]);
+    expect((await call(sim.url, '/__sandbox/state')).body.pending_reviews).toEqual([id]);
   });
 
   it("edits a REJECTED template's category, but not an APPROVED one's, and never its name", async () => {
@@ -351,7 +334,7 @@ describe('POST /{template-id} (edit)', () => {
 
 describe('DELETE /{waba-id}/message_templates', () => {
   const del = (query: string) =>
-    call(url, `/v21.0/${account.waba_id}/message_templates?${query}`, {
+    call(sim.url, `/v21.0/${account.waba_id}/message_templates?${query}`, {
       method: 'DELETE',
       token: account.token,
     });
@@ -364,10 +347,10 @@ describe('DELETE /{waba-id}/message_templates', () => {
 
     expect(await del(`name=keep_me&hsm_id=${fr}`)).toEqual({ status: 200, body: { success: true } });
     expect(await del('name=order_update')).toEqual({ status: 200, body: { success: true } });
-    const state = (await call(url, '/__sandbox/state')).body;
+    const state = (await call(sim.url, '/__sandbox/state')).body;
     expect(state.templates.map((t: { id: string }) => t.id)).toEqual([keep]);
     expect(state.pending_reviews).toEqual([keep]);
-    expect((await call(url, `/v21.0/${en}`, { token: account.token })).body.error.error_subcode).toBe(33);
+    expect((await call(sim.url, `/v21.0/${en}`, { token: account.token })).body.error.error_subcode).toBe(33);
   });
 
   it('needs a name and answers an unknown one with code 100', async () => {
@@ -378,19 +361,19 @@ describe('DELETE /{waba-id}/message_templates', () => {
 
 describe('call log', () => {
   it('records creation, edit, forced review and deletion', async () => {
-    const before = (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).length;
+    const before = (await readFile(sim.logFile, 'utf8')).split('\n').filter(Boolean).length;
     const id = (await create(template())).body.id;
     await force(id, 'REJECTED');
-    await call(url, `/v21.0/${id}`, {
+    await call(sim.url, `/v21.0/${id}`, {
       method: 'POST',
       token: account.token,
       json: { category: 'MARKETING' },
     });
-    await call(url, `/v21.0/${account.waba_id}/message_templates?name=order_update`, {
+    await call(sim.url, `/v21.0/${account.waba_id}/message_templates?name=order_update`, {
       method: 'DELETE',
       token: account.token,
     });
-    const lines = (await readFile(logFile, 'utf8'))
+    const lines = (await readFile(sim.logFile, 'utf8'))
       .split('\n')
       .filter(Boolean)
       .slice(before)

@@ -1,45 +1,29 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { call, signUpWithToken } from '../../test/sandbox-client';
 import type { SignedUp } from '../../test/sandbox-client';
-import { startSandbox } from '../server';
-import type { RunningSandbox } from '../server';
+import { sandboxForFile } from '../../test/sandbox-for-file';
 
 const APP_ID = 'herald-sandbox-app';
-let sandbox: RunningSandbox;
-let url: string;
+const sim = sandboxForFile('uploads');
 let account: SignedUp;
-let dir: string;
-let logFile: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'herald-sandbox-uploads-'));
-  logFile = join(dir, 'calls.jsonl');
-  sandbox = await startSandbox({ port: 0, logFile, reviewDelayMs: 600_000 });
-  url = sandbox.url;
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 beforeEach(async () => {
-  await call(url, '/__sandbox/reset', { method: 'POST' });
-  account = await signUpWithToken(url);
+  account = await signUpWithToken(sim.url);
 });
 
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(996, 7)]);
 
 async function startUpload(length = jpeg.length, type = 'image/jpeg') {
   const query = new URLSearchParams({ file_name: 'photo.jpg', file_length: String(length), file_type: type });
-  return call(url, `/v21.0/${APP_ID}/uploads?${query.toString()}`, { method: 'POST', token: account.token });
+  return call(sim.url, `/v21.0/${APP_ID}/uploads?${query.toString()}`, {
+    method: 'POST',
+    token: account.token,
+  });
 }
 
 const send = (id: string, offset: number, bytes: Uint8Array, auth = `OAuth ${account.token}`) =>
-  call(url, `/v21.0/${id}`, {
+  call(sim.url, `/v21.0/${id}`, {
     method: 'POST',
     bytes,
     headers: { authorization: auth, file_offset: String(offset) },
@@ -54,7 +38,7 @@ describe('resumable upload', () => {
     });
     const res = await send(opened.body.id, 0, jpeg);
     expect(res).toEqual({ status: 200, body: { h: expect.stringMatching(/^4::/) } });
-    const status = await call(url, `/v21.0/${opened.body.id}`, {
+    const status = await call(sim.url, `/v21.0/${opened.body.id}`, {
       headers: { authorization: `OAuth ${account.token}` },
     });
     expect(status.body).toEqual({ id: opened.body.id, file_offset: jpeg.length });
@@ -64,7 +48,9 @@ describe('resumable upload', () => {
     const { id } = (await startUpload()).body;
     const part = await send(id, 0, jpeg.subarray(0, 400));
     expect(part.body).toEqual({ id, file_offset: 400 });
-    const status = await call(url, `/v21.0/${id}`, { headers: { authorization: `OAuth ${account.token}` } });
+    const status = await call(sim.url, `/v21.0/${id}`, {
+      headers: { authorization: `OAuth ${account.token}` },
+    });
     expect(status.body.file_offset).toBe(400);
     const wrong = await send(id, 0, jpeg.subarray(400));
     expect(wrong.status).toBe(400);
@@ -75,7 +61,7 @@ describe('resumable upload', () => {
 
   it('takes any content type for the bytes', async () => {
     const { id } = (await startUpload()).body;
-    const res = await call(url, `/v21.0/${id}`, {
+    const res = await call(sim.url, `/v21.0/${id}`, {
       method: 'POST',
       bytes: jpeg,
       headers: { authorization: `OAuth ${account.token}`, file_offset: '0', 'content-type': 'image/jpeg' },
@@ -94,7 +80,7 @@ describe('resumable upload', () => {
   it('refuses more bytes than announced, a missing offset and bad session parameters', async () => {
     const { id } = (await startUpload(10)).body;
     expect((await send(id, 0, jpeg)).body.error.message).toMatch(/file_length/);
-    const noOffset = await call(url, `/v21.0/${id}`, {
+    const noOffset = await call(sim.url, `/v21.0/${id}`, {
       method: 'POST',
       bytes: jpeg.subarray(0, 10),
       headers: { authorization: `OAuth ${account.token}` },
@@ -106,17 +92,21 @@ describe('resumable upload', () => {
   });
 
   it('answers another app id with 100/33', async () => {
-    const res = await call(url, `/v21.0/other-app/uploads?file_name=a&file_length=1&file_type=image/png`, {
-      method: 'POST',
-      token: account.token,
-    });
+    const res = await call(
+      sim.url,
+      `/v21.0/other-app/uploads?file_name=a&file_length=1&file_type=image/png`,
+      {
+        method: 'POST',
+        token: account.token,
+      },
+    );
     expect(res.body.error).toMatchObject({ code: 100, error_subcode: 33 });
   });
 
   it('gives a handle that an IMAGE header accepts', async () => {
     const { id } = (await startUpload()).body;
     const { h } = (await send(id, 0, jpeg)).body;
-    const created = await call(url, `/v21.0/${account.waba_id}/message_templates`, {
+    const created = await call(sim.url, `/v21.0/${account.waba_id}/message_templates`, {
       method: 'POST',
       token: account.token,
       json: {
@@ -131,7 +121,7 @@ describe('resumable upload', () => {
     });
     expect(created.body).toMatchObject({ status: 'PENDING', category: 'MARKETING' });
     // A JPEG is no video.
-    const video = await call(url, `/v21.0/${account.waba_id}/message_templates`, {
+    const video = await call(sim.url, `/v21.0/${account.waba_id}/message_templates`, {
       method: 'POST',
       token: account.token,
       json: {
@@ -150,7 +140,7 @@ describe('resumable upload', () => {
   it('records sessions in the state and sizes, never bytes, in the log', async () => {
     const { id } = (await startUpload()).body;
     await send(id, 0, jpeg);
-    const state = (await call(url, '/__sandbox/state')).body;
+    const state = (await call(sim.url, '/__sandbox/state')).body;
     expect(state.uploads).toEqual([
       expect.objectContaining({
         id,
@@ -160,7 +150,7 @@ describe('resumable upload', () => {
         handle: expect.any(String),
       }),
     ]);
-    const lines = (await readFile(logFile, 'utf8')).split('\n').filter(Boolean);
+    const lines = (await readFile(sim.logFile, 'utf8')).split('\n').filter(Boolean);
     const last = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
     expect(last).toMatchObject({
       method: 'POST',

@@ -1,4 +1,5 @@
 import { TEMPLATE_UI_TEXT } from '@herald/contracts';
+import { PhoneFrame } from '../../../components/phone-frame';
 import type { PreviewContent } from '../template-preview-content';
 
 type BroadcastPreviewProps = {
@@ -20,68 +21,57 @@ const MEDIA_LABELS: Record<string, string> = {
 /** Spec §2 New broadcast: the phone-style preview of the chosen template (fixed 'profile' and '8:00 AM'). */
 export function BroadcastPreview({ content, loading, failed, contactName }: BroadcastPreviewProps) {
   return (
-    <figure aria-label="Message preview" className="mx-auto w-full max-w-xs">
-      <div className="overflow-hidden rounded-[2rem] border-8 border-slate-800 bg-slate-800 shadow-xl">
-        <div className="flex items-center gap-2 bg-emerald-700 px-3 py-2.5 text-white">
-          <span
-            aria-hidden="true"
-            className="flex size-8 items-center justify-center rounded-full bg-emerald-200 text-xs font-bold text-emerald-800"
-          >
-            P
-          </span>
-          <span className="text-sm font-semibold">{TEMPLATE_UI_TEXT.previewProfile}</span>
-        </div>
-        <div className="min-h-80 bg-[#e5ddd5] p-3">
-          {content ? (
-            <>
-              <div className="max-w-[95%] rounded-lg rounded-tl-none bg-white p-2 text-sm text-slate-900 shadow-sm">
-                {content.headerFormat === 'text' && content.headerText ? (
-                  <p className="mb-1 font-semibold break-words" data-testid="preview-header">
-                    {content.headerText}
-                  </p>
-                ) : null}
-                {content.headerFormat && content.headerFormat !== 'text' ? (
-                  <div className="mb-2 flex h-28 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-400">
-                    {MEDIA_LABELS[content.headerFormat] ?? content.headerFormat}
-                  </div>
-                ) : null}
-                <p className="break-words whitespace-pre-wrap" data-testid="preview-body">
-                  {content.body}
-                </p>
-                {content.footer ? (
-                  <p className="mt-1 text-xs break-words text-slate-500">{content.footer}</p>
-                ) : null}
-                <p className="mt-1 text-right text-[11px] text-slate-400">{TEMPLATE_UI_TEXT.previewTime}</p>
-              </div>
-              {content.buttons.length > 0 ? (
-                <div className="mt-1 max-w-[95%] space-y-1">
-                  {content.buttons.map((button, i) => (
-                    <div
-                      key={i}
-                      className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-600 shadow-sm"
-                    >
-                      {button.text}
-                    </div>
-                  ))}
-                </div>
-              ) : null}
-            </>
-          ) : (
-            <p className="mt-24 px-4 text-center text-sm text-slate-600">
-              {loading
-                ? 'Loading preview...'
-                : failed
-                  ? 'The template could not be loaded for the preview.'
-                  : 'Select a template to preview the message.'}
-            </p>
-          )}
-        </div>
-      </div>
-      <figcaption className="mt-2 text-center text-xs text-slate-500">
-        {contactName
+    <PhoneFrame
+      label="Message preview"
+      caption={
+        contactName
           ? `Dynamic values shown for the first contact, ${contactName}.`
-          : 'Dynamic values shown with sample data.'}
-      </figcaption>
-    </figure>
+          : 'Dynamic values shown with sample data.'
+      }
+    >
+      {content ? (
+        <>
+          <div className="max-w-[95%] rounded-lg rounded-tl-none bg-white p-2 text-sm text-slate-900 shadow-sm">
+            {content.headerFormat === 'text' && content.headerText ? (
+              <p className="mb-1 font-semibold break-words" data-testid="preview-header">
+                {content.headerText}
+              </p>
+            ) : null}
+            {content.headerFormat && content.headerFormat !== 'text' ? (
+              <div className="mb-2 flex h-28 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-400">
+                {MEDIA_LABELS[content.headerFormat] ?? content.headerFormat}
+              </div>
+            ) : null}
+            <p className="break-words whitespace-pre-wrap" data-testid="preview-body">
+              {content.body}
+            </p>
+            {content.footer ? (
+              <p className="mt-1 text-xs break-words text-slate-500">{content.footer}</p>
+            ) : null}
+            <p className="mt-1 text-right text-[11px] text-slate-400">{TEMPLATE_UI_TEXT.previewTime}</p>
+          </div>
+          {content.buttons.length > 0 ? (
+            <div className="mt-1 max-w-[95%] space-y-1">
+              {content.buttons.map((button, i) => (
+                <div
+                  key={i}
+                  className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-600 shadow-sm"
+                >
+                  {button.text}
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </>
+      ) : (
+        <p className="mt-24 px-4 text-center text-sm text-slate-600">
+          {loading
+            ? 'Loading preview...'
+            : failed
+              ? 'The template could not be loaded for the preview.'
+              : 'Select a template to preview the message.'}
+        </p>
+      )}
+    </PhoneFrame>
   );
 }

@@ -4,6 +4,7 @@ import {
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
+import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { formatCount, formatDateTime, formatPercent } from '../format';
 
 type BroadcastsTableProps = {
@@ -28,6 +29,13 @@ const COLUMNS = [
   'Actions',
 ];
 
+const HEADERS: readonly DataTableHeader[] = COLUMNS.map((column) => ({
+  key: column,
+  label: column,
+  className:
+    'px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase first:pl-4 last:pr-4',
+}));
+
 const STATUS_TONES: Record<string, string> = {
   scheduled: 'bg-amber-50 text-amber-700 ring-amber-200',
   sending: 'bg-sky-50 text-sky-700 ring-sky-200',
@@ -44,46 +52,16 @@ function statusLabel(status: string): string {
 /** Spec §2 Broadcast history: the table, with a live progress bar on broadcasts being sent. */
 export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTableProps) {
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column}
-                scope="col"
-                className="px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase first:pl-4 last:pr-4"
-              >
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 bg-white">
-          {rows === undefined ? (
-            Array.from({ length: 3 }, (_, i) => (
-              <tr key={i} aria-hidden="true">
-                {COLUMNS.map((column) => (
-                  <td key={column} className="px-3 py-3">
-                    <div className="h-4 animate-pulse rounded bg-slate-100" />
-                  </td>
-                ))}
-              </tr>
-            ))
-          ) : rows.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-slate-500">
-                No data available
-              </td>
-            </tr>
-          ) : (
-            rows.map((row) => (
-              <BroadcastTableRow key={row.id} row={row} onAction={onAction} busy={busyId === row.id} />
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      headers={HEADERS}
+      rows={rows}
+      emptyText="No data available"
+      skeletonRows={3}
+      frameClassName="overflow-x-auto"
+      renderRow={(row) => (
+        <BroadcastTableRow key={row.id} row={row} onAction={onAction} busy={busyId === row.id} />
+      )}
+    />
   );
 }
 

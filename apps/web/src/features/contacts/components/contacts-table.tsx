@@ -1,10 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ReactNode } from 'react';
 import type { Contact } from '@herald/contracts';
+import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { PencilIcon, TrashIcon } from '../../../components/icons';
-
-/** Spec §9: skeleton rows shown while a page loads. */
-const SKELETON_ROWS = 5;
 
 type Column = {
   header: string;
@@ -71,6 +69,15 @@ const COLUMNS: readonly Column[] = [
   },
 ];
 
+const HEADERS: readonly DataTableHeader[] = [
+  ...COLUMNS.map((column) => ({ key: column.header, label: column.header })),
+  {
+    key: 'actions',
+    label: <span className="sr-only">Actions</span>,
+    className: 'sticky right-0 bg-slate-50 px-3 py-3',
+  },
+];
+
 const iconButtonClass =
   'rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600';
 
@@ -93,88 +100,46 @@ export function ContactsTable({
   onEdit,
   onDelete,
 }: ContactsTableProps) {
-  const columnCount = COLUMNS.length + 1;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={!contacts || refreshing}>
-        <thead className="bg-slate-50">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.header}
-                scope="col"
-                className="px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase"
-              >
-                {column.header}
-              </th>
-            ))}
-            <th scope="col" className="sticky right-0 bg-slate-50 px-3 py-3">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className={`divide-y divide-slate-100 ${refreshing ? 'opacity-60' : ''}`}>
-          {error ? (
-            <tr>
-              <td colSpan={columnCount} className="px-4 py-8 text-center">
-                <span role="alert" className="text-red-700">
-                  Error: {error}
-                </span>
-              </td>
-            </tr>
-          ) : !contacts ? (
-            Array.from({ length: SKELETON_ROWS }, (_, row) => (
-              <tr key={row} data-testid="skeleton-row">
-                {Array.from({ length: columnCount }, (_, column) => (
-                  <td key={column} className="px-3 py-3.5">
-                    <div className="h-4 animate-pulse rounded bg-slate-200" />
-                  </td>
-                ))}
-              </tr>
-            ))
-          ) : contacts.length === 0 ? (
-            <tr>
-              <td colSpan={columnCount} className="px-4 py-10 text-center text-slate-500">
-                {emptyText}
-              </td>
-            </tr>
-          ) : (
-            contacts.map((contact) => (
-              <tr key={contact.id} className="group hover:bg-slate-50">
-                {COLUMNS.map((column) => (
-                  <td
-                    key={column.header}
-                    className={`px-3 py-3 text-slate-700 ${column.className ?? 'whitespace-nowrap'}`}
-                  >
-                    {column.cell(contact)}
-                  </td>
-                ))}
-                {/* Sticky, so the actions stay in reach when the table scrolls sideways. */}
-                <td className="sticky right-0 bg-white px-2 py-2 text-right whitespace-nowrap shadow-[-8px_0_8px_-8px_rgb(15_23_42/0.15)] group-hover:bg-slate-50">
-                  <button
-                    type="button"
-                    aria-label={`Edit ${contact.recipient_name}`}
-                    title="Edit"
-                    className={`${iconButtonClass} hover:text-emerald-700`}
-                    onClick={() => onEdit(contact)}
-                  >
-                    <PencilIcon width={18} height={18} />
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={`Delete ${contact.recipient_name}`}
-                    title="Delete"
-                    className={`${iconButtonClass} hover:text-red-600`}
-                    onClick={() => onDelete(contact)}
-                  >
-                    <TrashIcon width={18} height={18} />
-                  </button>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      headers={HEADERS}
+      rows={contacts}
+      error={error}
+      emptyText={emptyText}
+      refreshing={refreshing}
+      renderRow={(contact) => (
+        <tr key={contact.id} className="group hover:bg-slate-50">
+          {COLUMNS.map((column) => (
+            <td
+              key={column.header}
+              className={`px-3 py-3 text-slate-700 ${column.className ?? 'whitespace-nowrap'}`}
+            >
+              {column.cell(contact)}
+            </td>
+          ))}
+          {/* Sticky, so the actions stay in reach when the table scrolls sideways. */}
+          <td className="sticky right-0 bg-white px-2 py-2 text-right whitespace-nowrap shadow-[-8px_0_8px_-8px_rgb(15_23_42/0.15)] group-hover:bg-slate-50">
+            <button
+              type="button"
+              aria-label={`Edit ${contact.recipient_name}`}
+              title="Edit"
+              className={`${iconButtonClass} hover:text-emerald-700`}
+              onClick={() => onEdit(contact)}
+            >
+              <PencilIcon width={18} height={18} />
+            </button>
+            <button
+              type="button"
+              aria-label={`Delete ${contact.recipient_name}`}
+              title="Delete"
+              className={`${iconButtonClass} hover:text-red-600`}
+              onClick={() => onDelete(contact)}
+            >
+              <TrashIcon width={18} height={18} />
+            </button>
+          </td>
+        </tr>
+      )}
+    />
   );
 }

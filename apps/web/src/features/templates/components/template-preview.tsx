@@ -1,4 +1,5 @@
 import { TEMPLATE_UI_TEXT, previewSampleValue, renderPreviewText } from '@herald/contracts';
+import { PhoneFrame } from '../../../components/phone-frame';
 import type { TemplateFormState } from '../template-form-state';
 import { dynamicExample } from '../template-payload';
 import { BUTTON_TYPE_LABELS } from './buttons-section';
@@ -29,94 +30,74 @@ export function TemplatePreview({ state, mediaSrc }: TemplatePreviewProps) {
   const content = state.headerContent;
   const documentName = content.filename || content.file?.name || 'Document';
   return (
-    <figure aria-label="Template preview" className="mx-auto w-full max-w-xs">
-      <div className="overflow-hidden rounded-[2rem] border-8 border-slate-800 bg-slate-800 shadow-xl">
-        <div className="flex items-center gap-2 bg-emerald-700 px-3 py-2.5 text-white">
-          <span
-            aria-hidden="true"
-            className="flex size-8 items-center justify-center rounded-full bg-emerald-200 text-xs font-bold text-emerald-800"
-          >
-            P
-          </span>
-          <span className="text-sm font-semibold">{TEMPLATE_UI_TEXT.previewProfile}</span>
-        </div>
-        <div className="min-h-80 bg-[#e5ddd5] p-3">
-          <div className="max-w-[95%] rounded-lg rounded-tl-none bg-white p-2 text-sm text-slate-900 shadow-sm">
-            {state.headerType === 'text' && state.headerText ? (
-              <p className="mb-1 font-semibold break-words">
-                {renderPreviewText(state.headerText, { 1: headerValue(state) })}
-              </p>
-            ) : null}
-            {state.headerType === 'image' ? (
-              mediaSrc ? (
-                <img
-                  src={mediaSrc}
-                  alt="Header image preview"
-                  className="mb-2 w-full rounded-md object-cover"
-                />
-              ) : (
-                <MediaPlaceholder label="Image" />
-              )
-            ) : null}
-            {state.headerType === 'video' ? (
-              mediaSrc ? (
-                <video
-                  src={mediaSrc}
-                  controls
-                  aria-label="Header video preview"
-                  className="mb-2 w-full rounded-md bg-black"
-                />
-              ) : (
-                <MediaPlaceholder label="Video" />
-              )
-            ) : null}
-            {state.headerType === 'document' ? (
-              <div className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 p-2">
-                <DocumentIcon />
-                <span className="truncate text-xs font-medium" data-testid="preview-document-name">
-                  {documentName}
-                </span>
-              </div>
-            ) : null}
-            {state.headerType === 'location' ? (
-              <div className="mb-2 overflow-hidden rounded-md bg-slate-100">
-                <div
-                  aria-hidden="true"
-                  className="flex h-24 items-center justify-center bg-emerald-50 text-2xl"
-                >
-                  📍
-                </div>
-                <div className="p-2 text-xs">
-                  <p className="font-semibold">{content.locationName || 'Location Name'}</p>
-                  <p className="text-slate-500">{content.address || 'Address'}</p>
-                </div>
-              </div>
-            ) : null}
-            <p className="break-words whitespace-pre-wrap" data-testid="preview-body">
-              {body || <span className="text-slate-400">Your message body appears here.</span>}
-            </p>
-            {state.footerText ? (
-              <p className="mt-1 text-xs break-words text-slate-500" data-testid="preview-footer">
-                {state.footerText}
-              </p>
-            ) : null}
-            <p className="mt-1 text-right text-[11px] text-slate-400">{TEMPLATE_UI_TEXT.previewTime}</p>
+    <PhoneFrame label="Template preview">
+      <div className="max-w-[95%] rounded-lg rounded-tl-none bg-white p-2 text-sm text-slate-900 shadow-sm">
+        {state.headerType === 'text' && state.headerText ? (
+          <p className="mb-1 font-semibold break-words">
+            {renderPreviewText(state.headerText, { 1: headerValue(state) })}
+          </p>
+        ) : null}
+        {state.headerType === 'image' ? (
+          mediaSrc ? (
+            <img src={mediaSrc} alt="Header image preview" className="mb-2 w-full rounded-md object-cover" />
+          ) : (
+            <MediaPlaceholder label="Image" />
+          )
+        ) : null}
+        {state.headerType === 'video' ? (
+          mediaSrc ? (
+            <video
+              src={mediaSrc}
+              controls
+              aria-label="Header video preview"
+              className="mb-2 w-full rounded-md bg-black"
+            />
+          ) : (
+            <MediaPlaceholder label="Video" />
+          )
+        ) : null}
+        {state.headerType === 'document' ? (
+          <div className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 p-2">
+            <DocumentIcon />
+            <span className="truncate text-xs font-medium" data-testid="preview-document-name">
+              {documentName}
+            </span>
           </div>
-          {state.buttons.length > 0 ? (
-            <div className="mt-1 max-w-[95%] space-y-1">
-              {state.buttons.map((button) => (
-                <div
-                  key={button.key}
-                  className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-600 shadow-sm"
-                >
-                  {button.text || BUTTON_TYPE_LABELS[button.sub_type]}
-                </div>
-              ))}
+        ) : null}
+        {state.headerType === 'location' ? (
+          <div className="mb-2 overflow-hidden rounded-md bg-slate-100">
+            <div aria-hidden="true" className="flex h-24 items-center justify-center bg-emerald-50 text-2xl">
+              📍
             </div>
-          ) : null}
-        </div>
+            <div className="p-2 text-xs">
+              <p className="font-semibold">{content.locationName || 'Location Name'}</p>
+              <p className="text-slate-500">{content.address || 'Address'}</p>
+            </div>
+          </div>
+        ) : null}
+        <p className="break-words whitespace-pre-wrap" data-testid="preview-body">
+          {body || <span className="text-slate-400">Your message body appears here.</span>}
+        </p>
+        {state.footerText ? (
+          <p className="mt-1 text-xs break-words text-slate-500" data-testid="preview-footer">
+            {state.footerText}
+          </p>
+        ) : null}
+        <p className="mt-1 text-right text-[11px] text-slate-400">{TEMPLATE_UI_TEXT.previewTime}</p>
       </div>
-    </figure>
+      {state.buttons.length > 0 ? (
+        <div className="mt-1 max-w-[95%] space-y-1">
+          {state.buttons.map((button) => (
+            <div
+              key={button.key}
+              className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-600 shadow-sm"
+            >
+              {button.text || BUTTON_TYPE_LABELS[button.sub_type]}
+            </div>
+          ))}
+        </div>
+      ) : null}
+    </PhoneFrame>
   );
 }
 

@@ -1,11 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { TemplateListItem } from '@herald/contracts';
+import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { PencilIcon, TrashIcon } from '../../../components/icons';
 import { TemplateStatusBadge } from './template-status-badge';
-
-/** Spec §9: 5 skeleton rows of 8 columns while loading. */
-const SKELETON_ROWS = 5;
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -103,61 +101,27 @@ type TemplatesTableProps = RowActions & {
   emptyText: string;
 };
 
+const HEADERS: readonly DataTableHeader[] = COLUMNS.map((column) => ({
+  key: column.header,
+  label: column.header,
+}));
+
 export function TemplatesTable({ templates, error, emptyText, ...actions }: TemplatesTableProps) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={!templates && !error}>
-        <thead className="bg-slate-50">
-          <tr>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.header}
-                scope="col"
-                className="px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase"
-              >
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {error ? (
-            <tr>
-              <td colSpan={COLUMNS.length} className="px-4 py-8 text-center">
-                <span role="alert" className="text-red-700">
-                  Error: {error}
-                </span>
-              </td>
-            </tr>
-          ) : !templates ? (
-            Array.from({ length: SKELETON_ROWS }, (_, row) => (
-              <tr key={row} data-testid="skeleton-row">
-                {COLUMNS.map((column) => (
-                  <td key={column.header} className="px-3 py-3.5">
-                    <div className="h-4 animate-pulse rounded bg-slate-200" />
-                  </td>
-                ))}
-              </tr>
-            ))
-          ) : templates.length === 0 ? (
-            <tr>
-              <td colSpan={COLUMNS.length} className="px-4 py-10 text-center text-slate-500">
-                {emptyText}
-              </td>
-            </tr>
-          ) : (
-            templates.map((item) => (
-              <tr key={item.id} className="hover:bg-slate-50">
-                {COLUMNS.map((column) => (
-                  <td key={column.header} className="px-3 py-3 whitespace-nowrap text-slate-700">
-                    {column.cell(item, actions)}
-                  </td>
-                ))}
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      headers={HEADERS}
+      rows={templates}
+      error={error}
+      emptyText={emptyText}
+      renderRow={(item) => (
+        <tr key={item.id} className="hover:bg-slate-50">
+          {COLUMNS.map((column) => (
+            <td key={column.header} className="px-3 py-3 whitespace-nowrap text-slate-700">
+              {column.cell(item, actions)}
+            </td>
+          ))}
+        </tr>
+      )}
+    />
   );
 }
