@@ -109,6 +109,20 @@ describe('broadcasts in Chromium', () => {
     const text = await vip.innerText();
     expect(text).toContain('5');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/broadcast-history.png` });
+
+    // Its delivery report: every recipient, each delivered or read, none pending or failed.
+    await vip.getByRole('link', { name: 'VIP half' }).click();
+    await page.getByRole('heading', { name: 'Delivery Report: VIP half' }).waitFor();
+    const filters = page.getByRole('group', { name: 'Filter by outcome' });
+    await expect.poll(() => filters.getByRole('button').first().innerText()).toBe('All · 5');
+    await expect.poll(() => filters.getByRole('button', { name: /^Failed/ }).innerText()).toBe('Failed · 0');
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: /Delivered|Read/ })
+        .count(),
+    ).toBe(5);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/broadcast-report.png` });
   });
 
   it('cancels a scheduled broadcast from the history, after asking', async () => {

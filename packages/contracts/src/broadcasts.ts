@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageNumberSchema } from './paging';
 
 /** Spec §9: the broadcast percentage slider. */
 export const BROADCAST_PERCENTAGE = { min: 1, max: 100, default: 55 } as const;
@@ -96,11 +97,7 @@ export const BroadcastTotalsSchema = z
   .meta({ id: 'BroadcastTotals' });
 
 export const BroadcastListQuerySchema = z.object({
-  page: z.coerce
-    .number({ message: 'must be a whole number from 1' })
-    .int()
-    .min(1, 'must be a whole number from 1')
-    .default(1),
+  page: PageNumberSchema,
   search: z.string().trim().max(200).optional(),
   sort: z.enum(['latest', 'oldest']).default('latest'),
 });
@@ -146,3 +143,81 @@ export type BroadcastRow = z.infer<typeof BroadcastRowSchema>;
 export type BroadcastTotals = z.infer<typeof BroadcastTotalsSchema>;
 export type BroadcastListQuery = z.infer<typeof BroadcastListQuerySchema>;
 export type BroadcastListResponse = z.infer<typeof BroadcastListResponseSchema>;
+
+/**
+ * The delivery report of one broadcast: every recipient with how far its message got. Outcomes group the
+ * message states a user tells apart; `pending` covers the states on the way to Meta.
+ */
+export const RECIPIENT_OUTCOMES = {
+  pending: ['queued', 'sending', 'accepted', 'unconfirmed'],
+  sent: ['sent'],
+  delivered: ['delivered'],
+  read: ['read'],
+  failed: ['failed'],
+  cancelled: ['cancelled'],
+} as const satisfies Record<string, readonly string[]>;
+export type RecipientOutcome = keyof typeof RECIPIENT_OUTCOMES;
+export const RECIPIENT_OUTCOME_NAMES = Object.keys(RECIPIENT_OUTCOMES) as RecipientOutcome[];
+
+/** The outcome of a message in `state`. */
+export function recipientOutcome(state: string): RecipientOutcome {
+  return (
+    RECIPIENT_OUTCOME_NAMES.find((outcome) =>
+      (RECIPIENT_OUTCOMES[outcome] as readonly string[]).includes(state),
+    ) ?? 'pending'
+  );
+}
+
+export const BROADCAST_REPORT_PAGE_SIZE = 25;
+
+export const BroadcastReportParamsSchema = z.object({
+  id: z.coerce.number({ message: 'must be a broadcast id' }).int().positive('must be a broadcast id'),
+});
+
+export const BroadcastReportQuerySchema = z.object({
+  page: PageNumberSchema,
+  outcome: z
+    .enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]], {
+      message: `must be one of ${RECIPIENT_OUTCOME_NAMES.join(', ')}`,
+    })
+    .optional(),
+});
+
+export const BroadcastRecipientSchema = z
+  .object({
+    id: z.number().int(),
+    /** Null once the contact has been deleted; the number stays. */
+    contact_name: z.string().nullable(),
+    whatsapp_number: z.string(),
+    outcome: z.enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]]),
+    /** Meta's error code and title when the message failed. */
+    error_code: z.number().int().nullable(),
+    error_title: z.string().nullable(),
+    /** When the message last moved (accepted, delivered, read or failed); null while it waits. */
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: 'BroadcastRecipient' });
+
+export const BroadcastReportResponseSchema = z
+  .object({
+    broadcast: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      template_name: z.string(),
+      status: z.string(),
+    }),
+    /** How many recipients have each outcome (all of them, whatever the filter). */
+    outcomes: z.record(
+      z.enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]]),
+      z.number().int(),
+    ),
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(BroadcastRecipientSchema),
+  })
+  .meta({ id: 'BroadcastReport' });
+
+export type BroadcastRecipient = z.infer<typeof BroadcastRecipientSchema>;
+export type BroadcastReportQuery = z.infer<typeof BroadcastReportQuerySchema>;
+export type BroadcastReport = z.infer<typeof BroadcastReportResponseSchema>;

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
+import { PageNumberSchema } from './paging';
 
 /** Spec §9: the contact list's page sizes. */
 export const CONTACT_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -72,12 +73,7 @@ export const ContactSchema = z
   .meta({ id: 'Contact' });
 
 export const ContactListQuerySchema = z.object({
-  page: z.coerce
-    .number({ message: 'must be a whole number from 1' })
-    .int('must be a whole number from 1')
-    .min(1, 'must be a whole number from 1')
-    .max(1_000_000_000, 'is too large')
-    .default(1),
+  page: PageNumberSchema,
   page_size: z.coerce
     .number({ message: 'must be one of 10, 25, 50, 100' })
     .refine(

@@ -19,6 +19,7 @@ import { CreateTemplatePage } from '../features/templates/routes/create-template
 import { EditTemplatePage } from '../features/templates/routes/edit-template-page';
 import { BroadcastHistoryPage } from '../features/broadcasts/routes/broadcast-history-page';
 import { NewBroadcastPage } from '../features/broadcasts/routes/new-broadcast-page';
+import { BroadcastReportPage } from '../features/broadcasts/routes/broadcast-report-page';
 import { NumbersPage } from '../features/numbers/routes/numbers-page';
 import { SettingsPage } from '../features/settings/routes/settings-page';
 
@@ -58,6 +59,7 @@ export const routes: RouteObject[] = [
               },
               { path: 'broadcast', element: <BroadcastHistoryPage />, handle: titled('Broadcast History') },
               { path: 'broadcast/new', element: <NewBroadcastPage />, handle: titled('New Broadcast') },
+              { path: 'broadcast/:id', element: <BroadcastReportPage />, handle: titled('Delivery Report') },
               { path: 'number', element: <NumbersPage />, handle: titled('WhatsApp Numbers') },
               { path: 'settings', element: <SettingsPage />, handle: titled('Settings') },
             ],

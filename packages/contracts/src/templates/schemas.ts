@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageNumberSchema } from '../paging';
 import { BUTTON_TYPES, HEADER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_SORTS } from './constants';
 import { TEMPLATE_LANGUAGE_CODES } from './languages';
 
@@ -98,12 +99,7 @@ export const TemplatePayloadSchema = z
 
 /** GET /meta/templates/ query. */
 export const TemplateListQuerySchema = z.object({
-  page: z.coerce
-    .number({ message: 'must be a whole number from 1' })
-    .int('must be a whole number from 1')
-    .min(1, 'must be a whole number from 1')
-    .max(1_000_000_000, 'is too large')
-    .default(1),
+  page: PageNumberSchema,
   page_size: z.coerce
     .number({ message: 'must be a whole number from 1 to 100' })
     .int('must be a whole number from 1 to 100')

@@ -6,6 +6,7 @@ import {
   sampleSize,
   type BroadcastCreateRequest,
   type BroadcastListQuery,
+  type BroadcastReportQuery,
   type BroadcastRow,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
@@ -13,6 +14,7 @@ import { withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
 import { AUDIENCE_SQL } from './audience-sql';
+import { readBroadcastReport } from './broadcast-report';
 
 export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
 const PAGE_SIZE = 10;
@@ -176,6 +178,11 @@ export class BroadcastsService {
    * batch in flight; cancelling also drops the part of the audience not yet written and ends every queued
    * message `cancelled`. Messages already handed to Meta are not recalled (they cannot be).
    */
+  /** One broadcast's delivery report (broadcast-report.ts); 404 for another account's. */
+  report(waba: OwnedWaba, id: number, query: BroadcastReportQuery, pageUrl: (page: number) => string) {
+    return readBroadcastReport(this.deps.pool, waba, id, query, pageUrl);
+  }
+
   async act(waba: OwnedWaba, id: number, action: BroadcastAction) {
     const rule = BROADCAST_ACTIONS[action];
     const status = await withTransaction(this.deps.pool, async (client) => {

@@ -697,5 +697,130 @@ describe('GET /broadcast/create/', () => {
   });
 });
 
+describe('GET /broadcast/{id}/recipients/', () => {
+  const report = (id: number, query = '', as = headers) =>
+    t.app.inject({ method: 'GET', url: `/broadcast/${id}/recipients/${query}`, headers: as });
+
+  it('reports each recipient’s outcome with Meta’s error, counts per outcome, and filters by outcome', async () => {
+    const tag = (
+      await t.db.pool.query(
+        "insert into tags (waba_account_id, name) values ($1, 'Report') returning id::int",
+        [wabaAccountId],
+      )
+    ).rows[0].id;
+    for (const [name, number] of [
+      ['Unreachable', '+14155570000'],
+      ['Reachable One', '+14155571111'],
+      ['Reachable Two', '+14155572222'],
+    ]) {
+      const { rows } = await t.db.pool.query(
+        'insert into contacts (waba_account_id, name, whatsapp_number) values ($1, $2, $3) returning id',
+        [wabaAccountId, name, number],
+      );
+      await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, tag]);
+    }
+    const id = (
+      await createBroadcast({
+        name: 'Report',
+        template_id: approvedTemplateId,
+        recipients: { type: 'filtered', tag_ids: [tag], percentage: 100 },
+      })
+    ).json().id;
+    await runUntil(async () => {
+      const row = await broadcastRow(id);
+      return row.failed_count === 1 && row.delivered_count === 2;
+    });
+
+    const all = await report(id);
+    expect(all.statusCode).toBe(200);
+    const body = all.json();
+    expect(body.broadcast).toEqual({
+      id,
+      name: 'Report',
+      template_name: expect.any(String),
+      status: 'completed',
+    });
+    expect(body.count).toBe(3);
+    expect(body.outcomes.failed).toBe(1);
+    expect(body.outcomes.delivered + body.outcomes.read).toBe(2);
+    expect(body.outcomes.pending + body.outcomes.sent + body.outcomes.cancelled).toBe(0);
+    expect(body.results.map((r: { whatsapp_number: string }) => r.whatsapp_number)).toEqual([
+      '+14155570000',
+      '+14155571111',
+      '+14155572222',
+    ]);
+
+    const failed = (await report(id, '?outcome=failed')).json();
+    expect(failed.count).toBe(1);
+    expect(failed.results).toEqual([
+      {
+        id: expect.any(Number),
+        contact_name: 'Unreachable',
+        whatsapp_number: '+14155570000',
+        outcome: 'failed',
+        error_code: 131026,
+        error_title: expect.any(String),
+        updated_at: expect.any(String),
+      },
+    ]);
+    expect(failed.next).toBeNull();
+
+    // A deleted contact stays in the report by number.
+    const contactId = (
+      await t.db.pool.query(
+        "select id from contacts where whatsapp_number = '+14155570000' and waba_account_id = $1",
+        [wabaAccountId],
+      )
+    ).rows[0].id;
+    await t.app.inject({ method: 'DELETE', url: `/recipient/${contactId}/`, headers });
+    const after = (await report(id, '?outcome=failed')).json();
+    expect(after.results[0]).toMatchObject({ contact_name: null, whatsapp_number: '+14155570000' });
+  });
+
+  it('pages 25 recipients at a time with absolute links', async () => {
+    const list = (await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers })).json();
+    const vip = list.results.reduce(
+      (most: { total_recipients: number }, row: { total_recipients: number }) =>
+        row.total_recipients > most.total_recipients ? row : most,
+    );
+    expect(vip.total_recipients).toBeGreaterThan(25);
+    const first = (await report(vip.id)).json();
+    expect(first.previous).toBeNull();
+    expect(first.next).toMatch(new RegExp(`^http://[^/]+/broadcast/${vip.id}/recipients/\\?page=2$`));
+    const numbers: string[] = [];
+    let page = first;
+    for (let n = 1; ; n += 1) {
+      expect(page.count).toBe(vip.total_recipients);
+      expect(page.results).toHaveLength(Math.min(25, vip.total_recipients - (n - 1) * 25));
+      if (n > 1) expect(page.previous).toMatch(new RegExp(`\\?page=${n - 1}$`));
+      numbers.push(...page.results.map((r: { whatsapp_number: string }) => r.whatsapp_number));
+      if (!page.next) break;
+      page = (await report(vip.id, `?page=${n + 1}`)).json();
+    }
+    expect(new Set(numbers).size).toBe(vip.total_recipients);
+    expect([...numbers].sort()).toEqual(numbers);
+  });
+
+  it('answers 400 naming the field for a bad outcome or page, 404 for another account’s broadcast', async () => {
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/broadcast/create/?search=VIP', headers })
+    ).json();
+    const id = list.results[0].id;
+    const badOutcome = await report(id, '?outcome=lost');
+    expect(badOutcome.statusCode).toBe(400);
+    expect(badOutcome.json().errors[0].field).toBe('outcome');
+    const badPage = await report(id, '?page=0');
+    expect(badPage.statusCode).toBe(400);
+    expect(badPage.json().errors[0].field).toBe('page');
+    const stranger = await signedInUser(t, 'stranger-report@acme.test');
+    const theirs = await report(id, '', {
+      authorization: `Bearer ${stranger.accessToken}`,
+      'x-waba-id': stranger.business.waba_id,
+    });
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().errors[0].field).toBe('id');
+  });
+});
+
 // Keeps the type import used when the sandbox state is read in future tests.
 export type { SandboxSnapshot };

@@ -5,6 +5,9 @@ import {
   BroadcastCreateResponseSchema,
   BroadcastListQuerySchema,
   BroadcastListResponseSchema,
+  BroadcastReportParamsSchema,
+  BroadcastReportQuerySchema,
+  BroadcastReportResponseSchema,
   ErrorResponseSchema,
 } from '@herald/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -64,6 +67,29 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
         },
       },
       async (request) => broadcasts.act(request.waba!, request.params.id, request.params.action),
+    );
+
+    app.get(
+      '/broadcast/:id/recipients/',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary:
+            'A broadcast’s delivery report: outcome counts and a page of recipients (optionally of one outcome)',
+          params: BroadcastReportParamsSchema,
+          querystring: BroadcastReportQuerySchema,
+          response: {
+            200: BroadcastReportResponseSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request) =>
+        broadcasts.report(request.waba!, request.params.id, request.query, (page) =>
+          pageUrl(request, { page, outcome: request.query.outcome }),
+        ),
     );
   };
 }

@@ -4,9 +4,11 @@ import type {
   BroadcastCreateRequest,
   BroadcastCreateResponse,
   BroadcastListResponse,
+  BroadcastReport,
   BroadcastRow,
   BroadcastTotals,
   ContactList,
+  RecipientOutcome,
   Tag,
   TemplateDetail,
   TemplateListResponse,
@@ -47,6 +49,17 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       transformResponse: toBroadcastPage,
       providesTags: ['Broadcasts'],
     }),
+    /** GET /broadcast/{id}/recipients/: one broadcast's delivery report, a page at a time. */
+    getBroadcastReport: build.query<
+      BroadcastReport,
+      { id: number; page: number; outcome: RecipientOutcome | null; wabaId: string | null }
+    >({
+      query: ({ id, page, outcome }) => ({
+        url: `/broadcast/${id}/recipients/`,
+        params: { page, ...(outcome ? { outcome } : {}) },
+      }),
+      providesTags: ['Broadcasts'],
+    }),
     /** POST /broadcast/create/ */
     createBroadcast: build.mutation<BroadcastCreateResponse, BroadcastCreateRequest>({
       query: (body) => ({ url: '/broadcast/create/', method: 'POST', body }),
@@ -80,6 +93,7 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
 
 export const {
   useGetBroadcastsQuery,
+  useGetBroadcastReportQuery,
   useCreateBroadcastMutation,
   useBroadcastActionMutation,
   useGetBroadcastTemplatesQuery,

@@ -22,3 +22,8 @@ export function formatDateTime(value: Date | string): string {
   const date = typeof value === 'string' ? new Date(value) : value;
   return Number.isNaN(date.getTime()) ? String(value) : dateTimeFormat.format(date);
 }
+
+/** 'completed' → 'Completed': a broadcast's status as the history and the report show it. */
+export function formatStatus(status: string): string {
+  return status ? status.charAt(0).toUpperCase() + status.slice(1) : status;
+}

@@ -4,8 +4,9 @@ import {
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
+import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
-import { formatCount, formatDateTime, formatPercent } from '../format';
+import { formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
 
 type BroadcastsTableProps = {
   /** undefined while the first page loads. */
@@ -45,10 +46,6 @@ const STATUS_TONES: Record<string, string> = {
   failed: 'bg-red-50 text-red-700 ring-red-200',
 };
 
-function statusLabel(status: string): string {
-  return status ? status.charAt(0).toUpperCase() + status.slice(1) : status;
-}
-
 /** Spec §2 Broadcast history: the table, with a live progress bar on broadcasts being sent. */
 export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTableProps) {
   return (
@@ -79,7 +76,15 @@ function BroadcastTableRow({
   const progress = Math.min(100, row.sent_percentage + row.failed_percentage);
   return (
     <tr className="hover:bg-slate-50">
-      <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">{row.name}</td>
+      <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">
+        <Link
+          to={`/broadcast/${row.id}`}
+          title="Delivery report"
+          className="hover:text-emerald-700 hover:underline"
+        >
+          {row.name}
+        </Link>
+      </td>
       <td className="px-3 py-3 whitespace-nowrap text-slate-600">{row.template_name}</td>
       <td className="min-w-[7.5rem] px-3 py-3 text-slate-600">
         <time dateTime={row.scheduled}>{formatDateTime(row.scheduled)}</time>
@@ -95,7 +100,7 @@ function BroadcastTableRow({
             STATUS_TONES[status] ?? 'bg-slate-50 text-slate-700 ring-slate-200'
           }`}
         >
-          {statusLabel(row.status)}
+          {formatStatus(row.status)}
         </span>
         {status === 'sending' ? (
           <div

@@ -1,0 +1,86 @@
+import {
+  BROADCAST_REPORT_PAGE_SIZE,
+  type BroadcastReport,
+  type BroadcastReportQuery,
+  RECIPIENT_OUTCOME_NAMES,
+  RECIPIENT_OUTCOMES,
+  recipientOutcome,
+  type RecipientOutcome,
+} from '@herald/contracts';
+import type { Pool } from '../../db/pool';
+import { HttpError } from '../../http-error';
+import type { OwnedWaba } from '../accounts/accounts-repo';
+
+/**
+ * The delivery report of one broadcast of the account: how many recipients reached each outcome, and one
+ * page of recipients (by number, the order of the broadcast's unique index), optionally of one outcome.
+ */
+export async function readBroadcastReport(
+  pool: Pool,
+  waba: OwnedWaba,
+  id: number,
+  query: BroadcastReportQuery,
+  pageUrl: (page: number) => string,
+): Promise<BroadcastReport> {
+  const { rows: found } = await pool.query<{
+    id: number;
+    name: string;
+    template_name: string;
+    status: string;
+  }>('select id::int, name, template_name, status from broadcasts where id = $1 and waba_account_id = $2', [
+    id,
+    waba.id,
+  ]);
+  const broadcast = found[0];
+  if (!broadcast) throw HttpError.field(404, 'id', 'Broadcast not found');
+
+  const states = query.outcome ? [...RECIPIENT_OUTCOMES[query.outcome]] : null;
+  const offset = (query.page - 1) * BROADCAST_REPORT_PAGE_SIZE;
+  const [byState, page] = await Promise.all([
+    pool.query<{ state: string; n: number }>(
+      'select state, count(*)::int as n from broadcast_messages where broadcast_id = $1 group by state',
+      [id],
+    ),
+    pool.query<{
+      id: number;
+      contact_name: string | null;
+      whatsapp_number: string;
+      state: string;
+      error_code: number | null;
+      error_title: string | null;
+      updated_at: Date | null;
+    }>(
+      `select m.id::int, c.name as contact_name, m.whatsapp_number, m.state, m.error_code, m.error_title,
+              greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at) as updated_at
+         from broadcast_messages m left join contacts c on c.id = m.contact_id
+        where m.broadcast_id = $1 and ($2::text[] is null or m.state = any($2::text[]))
+        order by m.whatsapp_number limit $3 offset $4`,
+      [id, states, BROADCAST_REPORT_PAGE_SIZE, offset],
+    ),
+  ]);
+
+  const outcomes = Object.fromEntries(RECIPIENT_OUTCOME_NAMES.map((name) => [name, 0])) as Record<
+    RecipientOutcome,
+    number
+  >;
+  for (const row of byState.rows) outcomes[recipientOutcome(row.state)] += row.n;
+  const count = query.outcome
+    ? outcomes[query.outcome]
+    : Object.values(outcomes).reduce((sum, n) => sum + n, 0);
+  return {
+    broadcast,
+    outcomes,
+    count,
+    next: offset + BROADCAST_REPORT_PAGE_SIZE < count ? pageUrl(query.page + 1) : null,
+    previous: query.page > 1 ? pageUrl(query.page - 1) : null,
+    results: page.rows.map((row) => ({
+      id: row.id,
+      contact_name: row.contact_name,
+      whatsapp_number: row.whatsapp_number,
+      outcome: recipientOutcome(row.state),
+      error_code: row.error_code,
+      error_title: row.error_title,
+      updated_at: row.updated_at?.toISOString() ?? null,
+    })),
+  };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { BroadcastRecipient, BroadcastReport } from '@herald/contracts';
+import { renderRoute } from '../../../test/render-with-store';
+import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { listPage, row, withAccount } from '../test/broadcast-fixtures';
+
+function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): BroadcastRecipient {
+  return {
+    id,
+    contact_name: `Contact ${id}`,
+    whatsapp_number: `+1415555${String(1000 + id)}`,
+    outcome: 'delivered',
+    error_code: null,
+    error_title: null,
+    updated_at: '2026-01-15T09:05:00.000Z',
+    ...overrides,
+  };
+}
+
+function report(results: BroadcastRecipient[], overrides: Partial<BroadcastReport> = {}): BroadcastReport {
+  return {
+    broadcast: { id: 7, name: 'Summer launch', template_name: 'summer_sale', status: 'completed' },
+    outcomes: { pending: 0, sent: 0, delivered: 28, read: 10, failed: 2, cancelled: 0 },
+    count: 40,
+    next: 'http://api.test/broadcast/7/recipients/?page=2',
+    previous: null,
+    results,
+    ...overrides,
+  };
+}
+
+const cells = (text: string) =>
+  within(screen.getByText(text).closest('tr') as HTMLElement)
+    .getAllByRole('cell')
+    .map((cell) => cell.textContent);
+
+describe('Delivery report (/broadcast/:id)', () => {
+  it('shows each recipient’s outcome with Meta’s error, the outcome counts, and filters by outcome', async () => {
+    const fetchMock = stubFetch((request) => {
+      const outcome = new URL(request.url).searchParams.get('outcome');
+      if (outcome === 'failed') {
+        return json(
+          report(
+            [
+              recipient(3, {
+                outcome: 'failed',
+                error_code: 131026,
+                error_title: 'Message undeliverable',
+                contact_name: null,
+              }),
+            ],
+            { count: 2, next: null },
+          ),
+        );
+      }
+      return json(report([recipient(1), recipient(2, { outcome: 'read' })]));
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Delivery Report: Summer launch' }),
+    ).toBeTruthy();
+    expect(screen.getByText('Template summer_sale · Completed · 40 recipients')).toBeTruthy();
+    expect(cells('Contact 1')).toEqual([
+      'Contact 1',
+      '+14155551001',
+      'Delivered',
+      '—',
+      new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date('2026-01-15T09:05:00.000Z'),
+      ),
+    ]);
+    expect(cells('Contact 2')[2]).toBe('Read');
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    expect(filters.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'All · 40',
+      'Pending · 0',
+      'Sent · 0',
+      'Delivered · 28',
+      'Read · 10',
+      'Failed · 2',
+      'Cancelled · 0',
+    ]);
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+
+    fireEvent.click(filters.getByRole('button', { name: 'Failed · 2' }));
+    expect(await screen.findByText('Deleted contact')).toBeTruthy();
+    expect(cells('Deleted contact')).toContain('131026 · Message undeliverable');
+    expect(filters.getByRole('button', { name: 'Failed · 2' }).getAttribute('aria-pressed')).toBe('true');
+    const asked = fetchMock
+      .requests()
+      .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
+      .map((r) => new URL(r.url).searchParams.get('outcome'));
+    expect(asked).toEqual([null, 'failed']);
+    // One page only: no pagination.
+    expect(screen.queryByText(/Page \d+ of/)).toBeNull();
+  });
+
+  it('shows the server’s error for a broadcast it cannot find', async () => {
+    stubFetch(() =>
+      json({ detail: 'Broadcast not found', errors: [{ field: 'id', message: 'Broadcast not found' }] }, 404),
+    );
+    renderRoute('/broadcast/99', { preloadedState: withAccount });
+    expect((await screen.findByRole('alert')).textContent).toContain('Broadcast not found');
+  });
+
+  it('is reached from the broadcast’s name in the history', async () => {
+    stubFetch((request) =>
+      pathOf(request) === '/broadcast/create/'
+        ? json(listPage([row(7, { name: 'Summer launch' })]))
+        : json(report([recipient(1)])),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    fireEvent.click(await screen.findByRole('link', { name: 'Summer launch' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Delivery Report: Summer launch' }),
+    ).toBeTruthy();
+  });
+});

@@ -1,0 +1,162 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import {
+  BROADCAST_REPORT_PAGE_SIZE,
+  RECIPIENT_OUTCOME_NAMES,
+  type BroadcastRecipient,
+  type RecipientOutcome,
+} from '@herald/contracts';
+import { DataTable, type DataTableHeader } from '../../../components/data-table';
+import { PageHeader } from '../../../components/page-header';
+import { PreviousNext } from '../../../components/previous-next';
+import { useAppSelector } from '../../../app/hooks';
+import { errorText } from '../../../lib/error-text';
+import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
+import { formatCount, formatDateTime, formatStatus } from '../format';
+
+/** While messages are still on their way the report is re-read this often, so outcomes fill in. */
+export const REPORT_POLL_MS = 5000;
+
+const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
+  pending: 'Pending',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+const OUTCOME_TONES: Record<RecipientOutcome, string> = {
+  pending: 'bg-amber-50 text-amber-700 ring-amber-200',
+  sent: 'bg-sky-50 text-sky-700 ring-sky-200',
+  delivered: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
+  read: 'bg-violet-50 text-violet-700 ring-violet-200',
+  failed: 'bg-red-50 text-red-700 ring-red-200',
+  cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
+};
+
+const HEADERS: readonly DataTableHeader[] = ['Name', 'Number', 'Outcome', 'Error', 'Last Update'].map(
+  (label) => ({ key: label, label }),
+);
+
+function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
+  return (
+    <tr className="hover:bg-slate-50">
+      <td className="px-3 py-3 whitespace-nowrap text-slate-900">
+        {recipient.contact_name ?? <span className="text-slate-400 italic">Deleted contact</span>}
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{recipient.whatsapp_number}</td>
+      <td className="px-3 py-3">
+        <span
+          className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${OUTCOME_TONES[recipient.outcome]}`}
+        >
+          {OUTCOME_LABELS[recipient.outcome]}
+        </span>
+      </td>
+      <td className="px-3 py-3 text-slate-700">
+        {recipient.error_code !== null ? (
+          <span>
+            <span className="font-medium text-red-700">{recipient.error_code}</span>
+            {recipient.error_title ? ` · ${recipient.error_title}` : ''}
+          </span>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-600">
+        {recipient.updated_at ? formatDateTime(recipient.updated_at) : '—'}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * A broadcast's delivery report (/broadcast/:id): how many recipients reached each outcome, and every
+ * recipient with its outcome and, for a failure, Meta's error code and title; filtered by outcome.
+ */
+export function BroadcastReportPage() {
+  const id = Number(useParams().id);
+  const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
+  const [outcome, setOutcome] = useState<RecipientOutcome | null>(null);
+  const [page, setPage] = useState(1);
+  const args = { id, page, outcome, wabaId };
+  // The cached report decides whether to poll: while some of its messages are still on their way.
+  const cached = broadcastsApi.endpoints.getBroadcastReport.useQueryState(args);
+  const pending = (cached.currentData?.outcomes.pending ?? 0) > 0;
+  const { currentData, error } = useGetBroadcastReportQuery(args, {
+    skip: !Number.isInteger(id) || id < 1,
+    pollingInterval: pending ? REPORT_POLL_MS : 0,
+  });
+
+  const total = currentData
+    ? Object.values(currentData.outcomes).reduce((sum, count) => sum + count, 0)
+    : null;
+  const pages = currentData ? Math.max(1, Math.ceil(currentData.count / BROADCAST_REPORT_PAGE_SIZE)) : 1;
+  const choose = (next: RecipientOutcome | null) => {
+    setOutcome(next);
+    setPage(1);
+  };
+  const filterButton = (value: RecipientOutcome | null, label: string, count: number | null) => (
+    <button
+      key={value ?? 'all'}
+      type="button"
+      aria-pressed={outcome === value}
+      onClick={() => choose(value)}
+      className={`rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset transition ${
+        outcome === value
+          ? 'bg-emerald-600 text-white ring-emerald-600'
+          : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
+      }`}
+    >
+      {label}
+      {count !== null ? ` · ${formatCount(count)}` : ''}
+    </button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={currentData ? `Delivery Report: ${currentData.broadcast.name}` : 'Delivery Report'}
+        description={
+          currentData
+            ? `Template ${currentData.broadcast.template_name} · ${formatStatus(currentData.broadcast.status)} · ${formatCount(total ?? 0)} recipients`
+            : 'Every recipient of the broadcast, with how far its message got.'
+        }
+        actions={
+          <Link to="/broadcast" className="text-sm font-medium text-emerald-700 hover:underline">
+            Back to Broadcast History
+          </Link>
+        }
+      />
+      <div role="group" aria-label="Filter by outcome" className="mb-4 flex flex-wrap gap-2">
+        {filterButton(null, 'All', total)}
+        {RECIPIENT_OUTCOME_NAMES.map((name) =>
+          filterButton(name, OUTCOME_LABELS[name], currentData?.outcomes[name] ?? null),
+        )}
+      </div>
+      <DataTable
+        headers={HEADERS}
+        rows={currentData?.results}
+        error={error ? errorText(error) : null}
+        emptyText={
+          outcome ? `No recipients with the outcome ${OUTCOME_LABELS[outcome]}.` : 'No data available'
+        }
+        renderRow={(recipient) => <RecipientRow key={recipient.id} recipient={recipient} />}
+      />
+      {pages > 1 ? (
+        <nav aria-label="Pagination" className="mt-4 flex items-center justify-end gap-3 text-sm">
+          <PreviousNext
+            page={page}
+            hasPrevious={page > 1}
+            hasNext={Boolean(currentData?.next)}
+            onPage={setPage}
+          >
+            <span className="text-slate-600">
+              Page {page} of {pages}
+            </span>
+          </PreviousNext>
+        </nav>
+      ) : null}
+    </>
+  );
+}
