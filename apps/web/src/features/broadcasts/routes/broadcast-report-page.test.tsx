@@ -63,7 +63,7 @@ describe('Delivery report (/broadcast/:id)', () => {
     expect(screen.getByText('Template summer_sale · Completed · 40 recipients')).toBeTruthy();
     expect(cells('Contact 1')).toEqual([
       'Contact 1',
-      '+1 415 555 1001',
+      '+14155551001',
       'Delivered',
       '—',
       new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(

@@ -10,7 +10,6 @@ import { DataTable, type DataTableHeader } from '../../../components/data-table'
 import { PageHeader } from '../../../components/page-header';
 import { PreviousNext } from '../../../components/previous-next';
 import { useAppSelector } from '../../../app/hooks';
-import { displayNumber } from '../../../lib/display-number';
 import { errorText } from '../../../lib/error-text';
 import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
 import { formatCount, formatDateTime, formatStatus } from '../format';
@@ -46,9 +45,7 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
       <td className="px-3 py-3 whitespace-nowrap text-slate-900">
         {recipient.contact_name ?? <span className="text-slate-400 italic">Deleted contact</span>}
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">
-        {displayNumber(recipient.whatsapp_number)}
-      </td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{recipient.whatsapp_number}</td>
       <td className="px-3 py-3">
         <span
           className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${OUTCOME_TONES[recipient.outcome]}`}

@@ -1,8 +1,8 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { ReactNode } from 'react';
 import type { Contact } from '@herald/contracts';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { PencilIcon, TrashIcon } from '../../../components/icons';
-import { displayNumber } from '../../../lib/display-number';
 
 type Column = {
   header: string;
@@ -10,6 +10,11 @@ type Column = {
   /** Classes of the column's cells beyond the shared ones. */
   className?: string;
 };
+
+/** The stored number is E.164; people read it grouped ('+1 415 555 0123'). */
+function displayNumber(e164: string): string {
+  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
+}
 
 function orDash(value: string | number | null): string {
   return value === null || value === '' ? '—' : String(value);
