@@ -6,3 +6,4 @@ export * from './paging';
 export * from './phone-numbers';
 export * from './templates';
 export * from './broadcasts';
+export * from './safe-text';
