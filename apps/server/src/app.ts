@@ -19,6 +19,7 @@ import type { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
 import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSpa } from './plugins/spa';
 import { registerBusinessRoutes } from './plugins/waba-scope';
@@ -53,6 +54,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
   await registerOpenApi(app);
 
   const graph = new GraphClient({

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, normalizePhoneNumber } from '@herald/contracts';
+import { EMAIL_PATTERN, isSafeText, normalizePhoneNumber, UNSAFE_TEXT_RULE } from '@herald/contracts';
 
 /** Spec §3: the import's own columns. `whatsapp_number` is accepted for `number` (it is what /cols lists). */
 const KNOWN_COLUMNS = ['name', 'number', 'age', 'gender', 'address', 'post_code', 'email'] as const;
@@ -19,6 +19,8 @@ export interface ImportHeader {
   columns: Partial<Record<KnownColumn, number>>;
   extras: Array<{ name: string; index: number }>;
   width: number;
+  /** Each column's name as row errors say it (the stored name, or 'column N' for an unnamed one). */
+  names: string[];
 }
 
 export interface ImportRow {
@@ -48,8 +50,12 @@ export function readHeader(record: string[]): { header: ImportHeader } | { error
   const columns: ImportHeader['columns'] = {};
   const extras: ImportHeader['extras'] = [];
   const seen = new Set<string>();
+  const names: string[] = [];
   record.forEach((raw, index) => {
+    // Checked like every other cell: Postgres cannot hold a NUL, wherever it is in the file.
+    if (!isSafeText(raw)) errors.push(`column ${index + 1} ${UNSAFE_TEXT_RULE}`);
     const name = columnName(raw);
+    names.push(name || `column ${index + 1}`);
     if (!name) {
       if (raw.trim() !== '' || index < record.length - 1) errors.push(`Column ${index + 1} has no name`);
       return;
@@ -71,7 +77,7 @@ export function readHeader(record: string[]): { header: ImportHeader } | { error
   }
   if (extras.length > MAX_EXTRA_COLUMNS)
     errors.push(`At most ${MAX_EXTRA_COLUMNS} extra columns are allowed`);
-  return errors.length ? { errors } : { header: { columns, extras, width: record.length } };
+  return errors.length ? { errors } : { header: { columns, extras, width: record.length, names } };
 }
 
 function cell(record: string[], index: number | undefined): string {
@@ -89,6 +95,11 @@ export function validateRow(
   header: ImportHeader,
 ): { row: ImportRow; errors?: undefined } | { errors: string[] } {
   const errors: string[] = [];
+  for (let index = 0; index < record.length; index += 1) {
+    if (!isSafeText(record[index]!)) {
+      errors.push(`${header.names[index] ?? `column ${index + 1}`} ${UNSAFE_TEXT_RULE}`);
+    }
+  }
   if (record.length > header.width && record.slice(header.width).some((value) => value.trim() !== '')) {
     errors.push(`The row has ${record.length} values but the header has ${header.width} columns`);
   }

@@ -7,6 +7,7 @@ import {
   ContactSchema,
   ContactUpdateRequestSchema,
   ErrorResponseSchema,
+  findUnsafeInput,
   IMPORT_MESSAGES,
   ImportResultSchema,
   ImportRowErrorsResponseSchema,
@@ -169,8 +170,10 @@ export function contactsRoutes(
               if (part.type === 'field') {
                 if (part.fieldname === 'tag' && !sawTag && typeof part.value === 'string') {
                   sawTag = true;
+                  const unsafe = findUnsafeInput(part.value, 'tag');
+                  if (unsafe) problem ??= HttpError.field(400, unsafe.field, unsafe.message);
                   tag = part.value.trim() || undefined;
-                  if (tag) session.setTag(tag);
+                  if (tag && !unsafe) session.setTag(tag);
                 }
                 continue;
               }
@@ -179,7 +182,9 @@ export function contactsRoutes(
                 continue;
               }
               sawFile = true;
-              if (!part.filename.toLowerCase().endsWith('.csv'))
+              const unsafeName = findUnsafeInput(part.filename, 'file.filename');
+              if (unsafeName) problem = HttpError.field(400, unsafeName.field, unsafeName.message);
+              else if (!part.filename.toLowerCase().endsWith('.csv'))
                 problem = HttpError.field(400, 'file', IMPORT_MESSAGES.notCsv);
               // A blank tag sent before the file: no need to read the file into the database first.
               else if (sawTag && !tag) problem = HttpError.field(400, 'tag', IMPORT_MESSAGES.noTag);

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import {
   ErrorResponseSchema,
+  findUnsafeInput,
   MEDIA_RULES,
   MessageResponseSchema,
   TemplateDeleteRequestSchema,
@@ -33,6 +34,12 @@ const errors = {
   502: ErrorResponseSchema,
 };
 
+/** The input guard's check, for the multipart parts it cannot see. */
+function refuseUnsafe(value: unknown, field: string): void {
+  const problem = findUnsafeInput(value, field);
+  if (problem) throw HttpError.field(400, problem.field, problem.message);
+}
+
 /**
  * Reads `template_data` (JSON text) and the optional `header_file` from a multipart body, or the payload
  * itself from a JSON body (for API clients). A file over the largest cap is refused with 413 as soon as the
@@ -62,17 +69,23 @@ async function readTemplateRequest(
         }
         throw error;
       });
+      refuseUnsafe(part.filename, 'header_file.filename');
+      refuseUnsafe(part.mimetype, 'header_file.content-type');
       file = { name: part.filename, type: part.mimetype, bytes };
     } else if (part.fieldname === 'template_data') {
       payloadText = String(part.value);
     }
   }
   if (payloadText === undefined) throw HttpError.field(400, 'template_data', 'template_data is required');
+  let payload: unknown;
   try {
-    return { payload: JSON.parse(payloadText), file };
+    payload = JSON.parse(payloadText);
   } catch {
     throw HttpError.field(400, 'template_data', 'template_data is not valid JSON');
   }
+  // A JSON body went through the input guard; this one was only text until now.
+  refuseUnsafe(payload, 'template_data');
+  return { payload, file };
 }
 
 /** Spec §7 template calls, plus Submit for drafts and the owner-only media of previews. */
