@@ -125,7 +125,9 @@ export class TemplatesService {
     } catch (error) {
       if (!cloudApiDown(error)) throw metaRefusal(error);
     }
-    const id = await this.store(waba, payload, media, headerHandle, created);
+    const id = await this.undoAtMetaIfFails(token, waba, payload.name, created, () =>
+      this.store(waba, payload, media, headerHandle, created),
+    );
     return toListItem((await findTemplate(this.deps.pool, waba.id, id))!);
   }
 
@@ -211,9 +213,11 @@ export class TemplatesService {
         throw new HttpError(502, 'The WhatsApp Cloud API could not be reached; the template stays a draft.');
       throw metaRefusal(error);
     }
-    await this.deps.pool.query(
-      'update templates set meta_template_id = $3, status = $4, updated_at = now() where waba_account_id = $1 and id = $2',
-      [waba.id, id, created.id, created.status ?? 'PENDING'],
+    await this.undoAtMetaIfFails(token, waba, row.name, created, () =>
+      this.deps.pool.query(
+        'update templates set meta_template_id = $3, status = $4, updated_at = now() where waba_account_id = $1 and id = $2',
+        [waba.id, id, created.id, created.status ?? 'PENDING'],
+      ),
     );
     return toListItem((await findTemplate(this.deps.pool, waba.id, id))!);
   }
@@ -281,6 +285,30 @@ export class TemplatesService {
       ...file,
       type: mediaMimeType({ format, filename: file.name, mimeType: file.type }) ?? file.type,
     };
+  }
+
+  /**
+   * Runs the local write that follows a template's creation at Meta. When it fails (a name taken by a local
+   * draft, the database gone), the template is deleted at Meta again before the error is answered, so a
+   * failed request leaves nothing there that Herald does not know. An edit needs no such undo: every check
+   * that can refuse it runs before Meta is called.
+   */
+  private async undoAtMetaIfFails<T>(
+    token: string,
+    waba: OwnedWaba,
+    name: string,
+    created: { id: string } | null,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (created) {
+        // The local failure is what the caller must hear; an undo Meta refuses changes nothing about it.
+        await this.deps.graph.deleteTemplate(token, waba.wabaId, name, created.id).catch(() => undefined);
+      }
+      throw error;
+    }
   }
 
   private async reuploadStoredMedia(waba: OwnedWaba, token: string, mediaId: number): Promise<string> {
