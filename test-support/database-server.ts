@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -55,7 +56,11 @@ export async function openDatabaseServer(): Promise<DatabaseServer> {
     return { adminUrl: LOCAL_URL, source: 'local server', stop: async () => undefined };
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'herald-test-pg-'));
-  const cluster = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  const cluster = await startEmbeddedPostgres({
+    dataDir,
+    port: await freePort(),
+    ownerPassword: randomBytes(24).toString('base64url'),
+  });
   return {
     adminUrl: cluster.url,
     source: 'embedded',

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, requireSecrets, type Config } from './config';
+import { appRoleGrantsSql, createAppRoleSql, grantAppRole, migrateAndGrant } from './db/app-role';
 import { startEmbeddedPostgres } from './db/embedded-postgres';
-import { migrate } from './db/migrate';
 import { assertDatabaseReachable, createPool } from './db/pool';
 import { startWorker } from './jobs/worker';
+import { loadOrCreateLocalSecrets } from './supervisor/local-secrets';
 import { stopOnSignal } from './supervisor/shutdown';
 import { runStart } from './supervisor/start';
 
@@ -13,7 +14,9 @@ const USAGE = `usage: herald <command>
   serve    the API server and the built web app on PORT
   work     the job worker
   sandbox  the sandbox Cloud API on SANDBOX_PORT
-  migrate  apply pending database migrations`;
+  migrate  apply pending database migrations (as DATABASE_OWNER_URL when set, then grant DATABASE_URL's role)
+  grant-app-role <role> [--print]
+           grant <role> what the app needs (as DATABASE_OWNER_URL, else DATABASE_URL); --print only prints the SQL`;
 
 class StartupError extends Error {}
 
@@ -30,9 +33,21 @@ async function requireDatabase(config: Config): Promise<string> {
   return url;
 }
 
+/** The URL migrations and grants run with: the schema owner's when DATABASE_OWNER_URL is set. */
+async function requireOwnerDatabase(config: Config): Promise<string> {
+  if (!config.DATABASE_OWNER_URL) return requireDatabase(config);
+  try {
+    await assertDatabaseReachable(config.DATABASE_OWNER_URL);
+  } catch (error) {
+    throw new StartupError(`DATABASE_OWNER_URL is unreachable: ${(error as Error).message || String(error)}`);
+  }
+  return config.DATABASE_OWNER_URL;
+}
+
 const commands: Record<string, (config: Config) => Promise<void>> = {
   async start(config) {
     if (config.DATABASE_URL) await requireDatabase(config);
+    if (config.DATABASE_OWNER_URL) await requireOwnerDatabase(config);
     await runStart(config, process.env);
   },
 
@@ -91,17 +106,40 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
   },
 
   async migrate(config) {
-    const result = await migrate(await requireDatabase(config));
+    const result = await migrateAndGrant(await requireOwnerDatabase(config), config.DATABASE_URL);
     console.log(
       result.applied.length
         ? `applied ${result.applied.join(', ')}; schema version ${result.version}`
         : `nothing to apply; schema version ${result.version}`,
     );
+    if (result.grantedTo) console.log(`granted ${result.grantedTo} what the app needs`);
+  },
+
+  async 'grant-app-role'(config) {
+    const [role, flag] = process.argv.slice(3);
+    if (!role || (flag !== undefined && flag !== '--print')) {
+      throw new StartupError('usage: herald grant-app-role <role> [--print]');
+    }
+    if (flag === '--print') {
+      const url = config.DATABASE_OWNER_URL ?? config.DATABASE_URL;
+      const database = url ? decodeURIComponent(new URL(url).pathname.slice(1)) : 'herald';
+      process.stdout.write(`${createAppRoleSql(role)}\n${appRoleGrantsSql({ role, database })}`);
+      return;
+    }
+    await grantAppRole(await requireOwnerDatabase(config), role);
+    console.log(`granted ${role} what the app needs`);
   },
 
   /** Internal: the embedded cluster, run as a child of `start` so it is stopped last and never orphaned. */
   async db(config) {
-    const cluster = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.EMBEDDED_PG_PORT });
+    // `start` made or completed secrets.json before spawning this process, so this only reads it.
+    const { EMBEDDED_PG_OWNER_PASSWORD } = loadOrCreateLocalSecrets(config.dataDir);
+    const cluster = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.EMBEDDED_PG_PORT,
+      ownerPassword: EMBEDDED_PG_OWNER_PASSWORD,
+      onNotice: (line) => console.log(line),
+    });
     stopOnSignal(() => cluster.stop());
     ready({ url: cluster.url });
   },

@@ -22,6 +22,8 @@ export const EnvSchema = z.object({
   SANDBOX_PORT: port(8787),
   EMBEDDED_PG_PORT: port(54329),
   DATABASE_URL: postgresUrl.optional(),
+  /** The schema owner's URL, for migrations only (docs/production.md); DATABASE_URL is then the app role's. */
+  DATABASE_OWNER_URL: postgresUrl.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   GRAPH_API_BASE: z.url({ message: 'must be a URL' }).optional(),
   GRAPH_API_VERSION: z

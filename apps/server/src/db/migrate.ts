@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import Postgrator from 'postgrator';
+import { installJobSchema } from '../jobs/job-schema';
 
 const migrationsDir = path.join(import.meta.dirname, 'migrations');
 // Any constant works; it only has to be the same in every process that migrates this database.
@@ -13,7 +14,8 @@ export interface MigrationResult {
 
 /**
  * Applies every pending SQL migration in `migrations/` (postgrator's NNN.do.name.sql files), each in its own
- * transaction, under an advisory lock so that concurrent starts never race.
+ * transaction, under an advisory lock so that concurrent starts never race; then creates or upgrades pg-boss's
+ * schema and queues. Run it as the database owner: the application role has no DDL rights (decision 018).
  */
 export async function migrate(connectionString: string): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString });
@@ -38,6 +40,7 @@ export async function migrate(connectionString: string): Promise<MigrationResult
     });
     const applied = await postgrator.migrate();
     const version = Number(await postgrator.getDatabaseVersion());
+    await installJobSchema(connectionString);
     return { applied: applied.map((migration) => path.basename(migration.filename)), version };
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -7,9 +7,9 @@ import { SecretBox } from '../security/secret-box';
 import type { Pool } from '../db/pool';
 import { createWebhookProcessor } from '../features/webhooks/create-webhook-processor';
 import { HEARTBEAT_CRON, HEARTBEAT_QUEUE, recordHeartbeat } from './heartbeat';
+import { WEBHOOK_SWEEP_QUEUE } from './job-schema';
 
-/** Sweeps webhook events the API stored but did not get to apply (a crash between store and apply). */
-export const WEBHOOK_SWEEP_QUEUE = 'webhook-sweep';
+export { WEBHOOK_SWEEP_QUEUE };
 
 export interface Worker {
   boss: PgBoss;
@@ -17,7 +17,8 @@ export interface Worker {
 }
 
 /**
- * Starts pg-boss (it creates its own `pgboss` schema on first start) and the job handlers.
+ * Starts pg-boss and the job handlers. pg-boss's schema and queues are made by `migrate` as the owner
+ * (jobs/job-schema.ts): the worker runs as the application role, which may not create them (decision 018).
  * The heartbeat is scheduled every minute and also sent once at start, so a fresh worker proves itself at once.
  */
 export async function startWorker(options: {
@@ -34,7 +35,9 @@ export async function startWorker(options: {
   };
 }): Promise<Worker> {
   const workerId = `${hostname()}:${process.pid}`;
-  const boss = new PgBoss({ connectionString: options.databaseUrl, max: 4 });
+  // migrate: false — pg-boss only checks its schema version; an outdated schema stops the worker with
+  // 'pg-boss database requires migrations' instead of a permission error halfway through a migration.
+  const boss = new PgBoss({ connectionString: options.databaseUrl, max: 4, migrate: false });
   boss.on('error', options.onError ?? (() => undefined));
   await boss.start();
   await boss.createQueue(HEARTBEAT_QUEUE);

@@ -1,17 +1,19 @@
 import path from 'node:path';
 import type { Config } from '../config';
+import { EMBEDDED_APP_ROLE, ensureAppRole, migrateAndGrant } from '../db/app-role';
 import { migrate } from '../db/migrate';
 import { serverCli } from '../paths';
 import { type SupervisedChild, spawnChild } from './child';
-import { loadOrCreateLocalSecrets } from './local-secrets';
+import { appSecretsFrom, type LocalSecrets, loadOrCreateLocalSecrets } from './local-secrets';
 import { buildWeb, webBuildIsStale } from './web-build';
 
 const write = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * `herald start`: everything on one machine. An embedded Postgres (unless DATABASE_URL is set), migrations,
- * a fresh web build when sources changed, then the sandbox Cloud API, the API server and the worker, each its
- * own process. SIGINT/SIGTERM stop the app processes first and the database last.
+ * `herald start`: everything on one machine. An embedded Postgres (unless DATABASE_URL is set), migrations as
+ * the database owner, a fresh web build when sources changed, then the sandbox Cloud API, the API server and
+ * the worker, each its own process; the server and worker connect as the least-privilege application role
+ * (decision 018). SIGINT/SIGTERM stop the app processes first and the database last.
  */
 export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<void> {
   let database: SupervisedChild | undefined;
@@ -39,13 +41,22 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
   };
 
   try {
-    let databaseUrl = config.DATABASE_URL;
-    if (!databaseUrl) {
+    let localSecrets: LocalSecrets | undefined;
+    let databaseUrl: string;
+    if (config.DATABASE_URL) {
+      const ownerUrl = config.DATABASE_OWNER_URL ?? config.DATABASE_URL;
+      const migration = await migrateAndGrant(ownerUrl, config.DATABASE_URL);
+      if (migration.applied.length > 0) write(`Applied migrations: ${migration.applied.join(', ')}`);
+      databaseUrl = config.DATABASE_URL;
+    } else {
+      // Made (or completed) before the database child starts: it reads the owner's password from the file.
+      localSecrets = loadOrCreateLocalSecrets(config.dataDir);
       database = watch(spawnChild('postgres', serverCli, ['db'], env, write));
-      databaseUrl = (await database.message<{ url: string }>('ready')).url;
+      const ownerUrl = (await database.message<{ url: string }>('ready')).url;
+      const migration = await migrate(ownerUrl);
+      if (migration.applied.length > 0) write(`Applied migrations: ${migration.applied.join(', ')}`);
+      databaseUrl = await ensureAppRole(ownerUrl, EMBEDDED_APP_ROLE, localSecrets.EMBEDDED_PG_APP_PASSWORD);
     }
-    const migration = await migrate(databaseUrl);
-    if (migration.applied.length > 0) write(`Applied migrations: ${migration.applied.join(', ')}`);
 
     if (webBuildIsStale(config.webDistDir)) {
       write('Building the web app (sources changed or no build yet)…');
@@ -53,8 +64,17 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
     }
 
     const secrets =
-      config.JWT_SECRET && config.ENCRYPTION_KEY ? {} : loadOrCreateLocalSecrets(config.dataDir);
-    const childEnv = { ...secrets, ...env, DATABASE_URL: databaseUrl, GRAPH_API_BASE: config.graphApiBase };
+      config.JWT_SECRET && config.ENCRYPTION_KEY
+        ? {}
+        : appSecretsFrom(localSecrets ?? loadOrCreateLocalSecrets(config.dataDir));
+    // The children never see the owner's URL: they connect as the application role.
+    const { DATABASE_OWNER_URL: _ownerUrl, ...appEnv } = env;
+    const childEnv = {
+      ...secrets,
+      ...appEnv,
+      DATABASE_URL: databaseUrl,
+      GRAPH_API_BASE: config.graphApiBase,
+    };
     const start = async (name: string, command: string) => {
       const child = watch(spawnChild(name, serverCli, [command], childEnv, write));
       services.push(child);
@@ -78,7 +98,7 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
   write(
     config.DATABASE_URL
       ? '  Database          DATABASE_URL'
-      : `  Database          embedded PostgreSQL in ${path.join(config.dataDir, 'postgres')} (port ${config.EMBEDDED_PG_PORT})`,
+      : `  Database          embedded PostgreSQL in ${path.join(config.dataDir, 'postgres')} (port ${config.EMBEDDED_PG_PORT}, app role ${EMBEDDED_APP_ROLE})`,
   );
   write(
     `  Ports: PORT=${config.PORT} SANDBOX_PORT=${config.SANDBOX_PORT} (set them to change). Ctrl-C stops everything.`,
