@@ -11,6 +11,11 @@ interface Waiting {
  * flight, the bodies that arrive meanwhile wait and then go together in one insert (one commit, one WAL
  * flush). A lone webhook is stored at once; under Meta's bursts the commits per second stay few, so each
  * answer stays fast. Nothing is acknowledged before its own insert has committed.
+ *
+ * Idempotent (decision 019): a body already stored (a replay; Meta retries identical bodies) is acknowledged
+ * like a new one but not stored again, so it is never applied twice. The check is part of the same insert
+ * (a unique sha256 of the canonical JSON, ON CONFLICT DO NOTHING), so it costs no round trip, and copies
+ * within one batch collapse as well.
  */
 export class WebhookInbox {
   private waiting: Waiting[] = [];
@@ -22,7 +27,7 @@ export class WebhookInbox {
     private readonly maxBatch = 500,
   ) {}
 
-  /** Resolves once the body (JSON text, already checked) is committed to webhook_events. */
+  /** Resolves once the body (JSON text, already checked) is committed to webhook_events, or was already. */
   store(payload: string): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ payload, resolve, reject });
@@ -47,8 +52,11 @@ export class WebhookInbox {
   }
 
   private async insert(batch: Waiting[]): Promise<void> {
-    await this.pool.query('insert into webhook_events (payload) select * from unnest($1::jsonb[])', [
-      batch.map((entry) => entry.payload),
-    ]);
+    await this.pool.query(
+      `insert into webhook_events (payload, body_sha256)
+       select payload, sha256(convert_to(payload::text, 'UTF8')) from unnest($1::jsonb[]) as payload
+       on conflict (body_sha256) do nothing`,
+      [batch.map((entry) => entry.payload)],
+    );
   }
 }

@@ -114,3 +114,58 @@ describe('POST /webhooks/whatsapp', () => {
     expect(rows[0].n).toBe(60);
   });
 });
+
+describe('POST /webhooks/whatsapp with replays (Meta retries identical bodies)', () => {
+  const applied = (key: string) =>
+    seen.filter((change) => (change as { value: { replay?: string } }).value.replay === key).length;
+
+  /** A fixed-seed shuffle, so a failure replays the same order. */
+  function shuffled<T>(items: T[], seed = 13): T[] {
+    const out = [...items];
+    let state = seed;
+    for (let i = out.length - 1; i > 0; i--) {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      const j = state % (i + 1);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  }
+
+  it('applies each of 50 bodies sent 3 times each, shuffled and concurrent, exactly once; all answered 200', async () => {
+    const before = await storedCount();
+    const bodies = Array.from({ length: 50 }, (_, i) => payload({ replay: `burst-${i}` }));
+    const deliveries = shuffled(bodies.flatMap((body) => [body, body, body]));
+    const responses = await Promise.all(
+      deliveries.map((body) => post(body, signBody(t.config.META_APP_SECRET, body))),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual(deliveries.map(() => 200));
+    await t.app.webhooks.idle();
+    expect(await storedCount()).toBe(before + 50);
+    expect(bodies.map((_, i) => applied(`burst-${i}`))).toEqual(bodies.map(() => 1));
+  });
+
+  it('ignores a replay that arrives after the first copy was applied, in another spacing of the same JSON', async () => {
+    const body = payload({ replay: 'late' });
+    expect((await post(body, signBody(t.config.META_APP_SECRET, body))).statusCode).toBe(200);
+    await t.app.webhooks.idle();
+    const before = await storedCount();
+    // Same JSON, other bytes: its own valid signature, but the same event.
+    const respaced = JSON.stringify(JSON.parse(body), null, 2);
+    for (const again of [body, respaced]) {
+      const response = await post(again, signBody(t.config.META_APP_SECRET, again));
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ received: true });
+    }
+    await t.app.webhooks.idle();
+    expect(await storedCount()).toBe(before);
+    expect(applied('late')).toBe(1);
+  });
+
+  it('still stores and applies a body that differs by one value', async () => {
+    const first = payload({ replay: 'near', n: 1 });
+    const second = payload({ replay: 'near', n: 2 });
+    for (const body of [first, second]) await post(body, signBody(t.config.META_APP_SECRET, body));
+    await t.app.webhooks.idle();
+    expect(applied('near')).toBe(2);
+  });
+});
