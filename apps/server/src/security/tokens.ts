@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'herald';
+const ALGORITHM = 'HS256';
+/**
+ * Seconds by which another API process's clock may run ahead of ours: a token issued "in the future" by up to
+ * this much is still accepted (and an expired one still refused after at most this much). Beyond it, refused.
+ */
+export const CLOCK_TOLERANCE_SECONDS = 30;
 
 export interface AccessClaims {
   user_id: number;
@@ -19,7 +25,12 @@ export interface RefreshClaims {
 
 export class InvalidTokenError extends Error {}
 
-/** Short-lived access JWTs and rotating refresh JWTs, both HS256 with one secret, told apart by `typ`. */
+/**
+ * Short-lived access JWTs and rotating refresh JWTs, both HS256 with one secret, told apart by the `typ` claim.
+ * A token is accepted only when it is HS256, signed with our key, issued by Herald, carries `exp`, `iat` and the
+ * expected `typ`, is not expired, was not issued in the future and is no older than its kind's lifetime
+ * (each within CLOCK_TOLERANCE_SECONDS) — decision 007.
+ */
 export class TokenIssuer {
   private readonly key: Uint8Array;
 
@@ -33,7 +44,7 @@ export class TokenIssuer {
 
   signAccess(claims: AccessClaims): Promise<string> {
     return new SignJWT({ ...claims, typ: 'access' })
-      .setProtectedHeader({ alg: 'HS256' })
+      .setProtectedHeader({ alg: ALGORITHM })
       .setIssuer(ISSUER)
       .setIssuedAt()
       .setExpirationTime(`${this.accessTtlSeconds}s`)
@@ -47,7 +58,7 @@ export class TokenIssuer {
     const jti = randomUUID();
     const expiresAt = new Date(Date.now() + this.refreshTtlSeconds * 1000);
     const token = await new SignJWT({ user_id: userId, family, typ: 'refresh' })
-      .setProtectedHeader({ alg: 'HS256' })
+      .setProtectedHeader({ alg: ALGORITHM })
       .setIssuer(ISSUER)
       .setJti(jti)
       .setIssuedAt()
@@ -57,7 +68,7 @@ export class TokenIssuer {
   }
 
   async verifyAccess(token: string): Promise<AccessClaims> {
-    const payload = await this.verify(token, 'access');
+    const payload = await this.verify(token, 'access', this.accessTtlSeconds);
     if (
       typeof payload.user_id !== 'number' ||
       typeof payload.email !== 'string' ||
@@ -69,7 +80,7 @@ export class TokenIssuer {
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {
-    const payload = await this.verify(token, 'refresh');
+    const payload = await this.verify(token, 'refresh', this.refreshTtlSeconds);
     if (
       typeof payload.user_id !== 'number' ||
       typeof payload.family !== 'string' ||
@@ -81,9 +92,18 @@ export class TokenIssuer {
     return { user_id: payload.user_id, family: payload.family, jti: payload.jti, exp: payload.exp };
   }
 
-  private async verify(token: string, typ: 'access' | 'refresh') {
+  private async verify(token: string, typ: 'access' | 'refresh', lifetimeSeconds: number) {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        algorithms: [ALGORITHM],
+        // jose checks `exp` only when present: require it, so a token without one cannot live forever.
+        requiredClaims: ['exp', 'iat', 'typ'],
+        // Requires `iat`, refuses one in the future, and bounds a token's age by its kind's lifetime even
+        // if its `exp` was set further out.
+        maxTokenAge: lifetimeSeconds,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
       if (payload.typ !== typ) throw new InvalidTokenError(`not an ${typ} token`);
       return payload;
     } catch (error) {
