@@ -23,6 +23,7 @@ import { registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSpa } from './plugins/spa';
 import { registerBusinessRoutes } from './plugins/waba-scope';
+import { heraldLoggerOptions, type LogDestination } from './security/log-redaction';
 import { SecretBox } from './security/secret-box';
 import { TokenIssuer } from './security/tokens';
 
@@ -36,15 +37,15 @@ declare module 'fastify' {
 export interface AppDependencies {
   config: Config;
   pool: Pool;
-  /** Pass false in tests to keep their output quiet. */
-  logger?: boolean;
+  /** Pass false in tests to keep their output quiet, or a stream to read what would be logged. */
+  logger?: boolean | LogDestination;
 }
 
 /** Builds the whole HTTP app without listening: tests inject requests or listen on port 0 themselves. */
 export async function buildApp({ config, pool, logger = true }: AppDependencies): Promise<FastifyInstance> {
   const secrets = requireSecrets(config);
   const app = Fastify({
-    logger: logger ? { level: config.LOG_LEVEL } : false,
+    logger: logger ? heraldLoggerOptions(config.LOG_LEVEL, logger === true ? undefined : logger) : false,
     trustProxy: config.TRUST_PROXY,
     // Never let a hung client hold a socket forever, yet leave a 100 MB contact import (read only as fast as
     // it is imported) the minutes it needs.
