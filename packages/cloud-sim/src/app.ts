@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { authenticate } from './auth';
 import { CallLog } from './call-log';
+import { type LogStream, sandboxLoggerOptions } from './logger-options';
 import type { SandboxConfig, SandboxContext } from './context';
 import { GraphError, graphErrorBody, unknownError, unsupportedRequest } from './errors';
 import { registerControlRoutes } from './routes/control';
@@ -32,7 +33,8 @@ export interface SandboxOptions {
   logFile?: string;
   /** The sandbox's own base URL as browsers reach it; by default taken from each request's Host. */
   publicUrl?: string;
-  logger?: boolean;
+  /** true: Fastify's request log on stdout, with secrets masked; a stream: the same lines there. */
+  logger?: boolean | LogStream;
   /** How long a new or edited template stays PENDING before the automatic review (default 2000). */
   reviewDelayMs?: number;
   /** Herald's webhook endpoint, e.g. http://127.0.0.1:3000/webhooks/whatsapp; none → nothing is sent. */
@@ -84,7 +86,9 @@ function toGraphError(error: FastifyError | GraphError): GraphError {
 
 export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logger
+      ? sandboxLoggerOptions(options.logger === true ? undefined : options.logger)
+      : false,
     rewriteUrl: (request) => stripGraphVersion(request.url ?? '/'),
   });
   const config = initialConfig(options);

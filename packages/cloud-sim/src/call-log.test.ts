@@ -27,3 +27,28 @@ describe('redactSecrets', () => {
     expect(redactTopLevel({ to: '1', access_token: 'EAA1' })).toEqual({ to: '1', access_token: '******' });
   });
 });
+
+describe('redactSecrets for every secret the sandbox hands around', () => {
+  it('masks codes, exchanged and inspected tokens, and a token in an answer', () => {
+    expect(
+      redactSecrets({
+        code: 'AQcode',
+        input_token: 'EAA1',
+        fb_exchange_token: 'EAA2',
+        result: { access_token: 'EAA3', token_type: 'bearer' },
+      }),
+    ).toEqual({
+      code: '******',
+      input_token: '******',
+      fb_exchange_token: '******',
+      result: { access_token: '******', token_type: 'bearer' },
+    });
+  });
+
+  it('keeps numeric codes (Graph error codes are numbers, never secrets)', () => {
+    expect(redactSecrets({ errors: [{ code: 131026, title: 'undeliverable' }] })).toEqual({
+      errors: [{ code: 131026, title: 'undeliverable' }],
+    });
+    expect(redactTopLevel({ code: 100, to: '1' })).toEqual({ code: 100, to: '1' });
+  });
+});

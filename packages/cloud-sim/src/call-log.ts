@@ -8,27 +8,45 @@ export interface CallLogEntry {
   result: unknown;
 }
 
-const SECRET_KEYS = new Set(['pin', 'client_secret', 'access_token']);
+/**
+ * Keys whose values are secrets, in a call's parameters or in its answer: PINs, the app secret, every kind of
+ * token (user, business, exchanged, inspected) and the one-time Embedded Signup code a token is bought with.
+ */
+export const SECRET_KEYS = new Set([
+  'pin',
+  'client_secret',
+  'access_token',
+  'input_token',
+  'fb_exchange_token',
+  'code',
+  'token',
+  'password',
+]);
 /** Buffered lines are written at least this often, or sooner when this many wait. */
 const FLUSH_INTERVAL_MS = 100;
 const FLUSH_LINES = 2000;
 
-/** Secrets never reach the disk; the rest of the call is kept verbatim so the log is a faithful record. */
+/**
+ * Secrets never reach the disk; the rest of the call is kept verbatim so the log is a faithful record. A `code`
+ * is masked only when it is text: Graph's error codes are numbers, an authorization code never is.
+ */
 export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, SECRET_KEYS.has(key) ? '******' : redactSecrets(v)]),
+    Object.entries(value).map(([key, v]) => [key, isSecret(key, v) ? '******' : redactSecrets(v)]),
   );
+}
+
+function isSecret(key: string, value: unknown): boolean {
+  return SECRET_KEYS.has(key) && (key !== 'code' || typeof value === 'string');
 }
 
 export function redactTopLevel(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const record = value as Record<string, unknown>;
-  if (!Object.keys(record).some((key) => SECRET_KEYS.has(key))) return value;
-  return Object.fromEntries(
-    Object.entries(record).map(([key, v]) => [key, SECRET_KEYS.has(key) ? '******' : v]),
-  );
+  if (!Object.entries(record).some(([key, v]) => isSecret(key, v))) return value;
+  return Object.fromEntries(Object.entries(record).map(([key, v]) => [key, isSecret(key, v) ? '******' : v]));
 }
 
 /**
@@ -53,11 +71,11 @@ export class CallLog {
 
   /**
    * Buffers a line without waiting for the disk. Only top-level secrets are masked (all a Graph body can
-   * carry: `access_token`), which spares a deep copy of every sent message.
+   * carry: `access_token`), which spares a deep copy of every sent message; its answer (ids) is kept as is.
    */
   enqueue(entry: CallLogEntry): void {
     if (this.file === undefined) return;
-    this.buffer.push(this.line(entry, redactTopLevel));
+    this.buffer.push(this.line(entry, true));
     if (this.buffer.length >= FLUSH_LINES) {
       this.flushInBackground();
     } else if (this.timer === null) {
@@ -89,7 +107,10 @@ export class CallLog {
     this.flush().catch(() => undefined);
   }
 
-  private line(entry: CallLogEntry, redact: (body: unknown) => unknown = redactSecrets): string {
-    return JSON.stringify({ ts: new Date().toISOString(), ...entry, body: redact(entry.body) });
+  /** Parameters and answer alike are masked: an answer may carry a token (the code exchange) or a code. */
+  private line(entry: CallLogEntry, fast = false): string {
+    const body = fast ? redactTopLevel(entry.body) : redactSecrets(entry.body);
+    const result = fast ? entry.result : redactSecrets(entry.result);
+    return JSON.stringify({ ts: new Date().toISOString(), ...entry, body, result });
   }
 }
