@@ -19,7 +19,7 @@ import type { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
 import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
-import { registerInputGuard } from './plugins/input-guard';
+import { answerFrameworkError, registerInputGuard } from './plugins/input-guard';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSpa } from './plugins/spa';
 import { registerBusinessRoutes } from './plugins/waba-scope';
@@ -51,6 +51,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     // it is imported) the minutes it needs.
     requestTimeout: 10 * 60_000,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

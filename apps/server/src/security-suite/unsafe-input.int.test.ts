@@ -58,9 +58,9 @@ describe('JSON body', () => {
       method: 'POST',
       url: '/recipient/create/',
       headers,
-      payload: { name: 'Ann\u0000', whatsapp_number: '+14155550100' },
+      payload: { customer_name: 'Ann\u0000', whatsapp_number: '+14155550100' },
     });
-    expectRefused(response, 'body.name');
+    expectRefused(response, 'body.customer_name');
     expect((await counts()).contacts).toBe(0);
   });
 
@@ -97,6 +97,22 @@ describe('JSON body', () => {
 });
 
 describe('query, path and headers', () => {
+  it('answers a path that is not percent-encoded UTF-8 (an encoded lone surrogate) 400 naming path', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/meta/templates/%ED%A0%80/', headers });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ errors: [{ field: 'path' }] });
+  });
+
+  it('answers a path parameter past 100 characters 414 naming path', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/meta/templates/${'9'.repeat(200)}/`,
+      headers,
+    });
+    expect(response.statusCode).toBe(414);
+    expect(response.json()).toMatchObject({ errors: [{ field: 'path' }] });
+  });
+
   it('refuses %00 in a query parameter, naming query.<name>', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/recipient/create/?search=%00', headers });
     expectRefused(response, 'query.search');
@@ -142,6 +158,14 @@ describe('contact import (multipart)', () => {
     const response = await importCsv(t, headers, 'name,number,no\u0000te\nAnn,+14155550101,x\n');
     expect(response.statusCode).toBe(400);
     expect(response.json().message.errors).toEqual([{ row: 1, errors: [`column 3 ${UNSAFE_TEXT_RULE}`] }]);
+  });
+
+  it('answers 400 naming row 1 for a stray quote on the first line (was a 500, found by the fuzz)', async () => {
+    const response = await importCsv(t, headers, '{"constructor":{"prototype":{"polluted":true}}}\n');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message.errors).toEqual([
+      { row: 1, errors: ['A " appears inside a value that is not quoted'] },
+    ]);
   });
 
   it('refuses a tag with a NUL, naming tag, before or after the file', async () => {

@@ -1,6 +1,6 @@
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { parse, type Parser } from 'csv-parse';
+import { CsvError, parse, type Parser } from 'csv-parse';
 import type { ImportResult, ImportRowError } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
@@ -121,8 +121,9 @@ export class ContactImport {
     const account = `\t${this.wabaId}\t`;
     const link = this.tagId === undefined ? '\n' : `\t${this.tagId}\n`;
 
-    const parser = await this.parserFor(file);
     try {
+      // Inside the try: csv-parse may refuse the very first line as it is written to it.
+      const parser = await this.parserFor(file);
       for await (const record of parser as AsyncIterable<string[]>) {
         row += 1;
         if (tooLarge) continue;
@@ -432,13 +433,14 @@ async function drain(file: UploadStream): Promise<void> {
   await finished(file).catch(() => undefined);
 }
 
-function isCsvError(error: unknown): error is Error & { code: string } {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith('CSV_');
+// Not every code starts with CSV_ (INVALID_OPENING_QUOTE does not): the class tells.
+function isCsvError(error: unknown): error is CsvError {
+  return error instanceof CsvError;
 }
 
-function csvMessage(error: Error & { code: string }): string {
+function csvMessage(error: CsvError): string {
   if (error.code === 'CSV_QUOTE_NOT_CLOSED') return 'A quoted value is never closed (a " is missing)';
+  if (error.code === 'INVALID_OPENING_QUOTE') return 'A " appears inside a value that is not quoted';
   if (
     error.code === 'CSV_INVALID_CLOSING_QUOTE' ||
     error.code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE'
