@@ -8,8 +8,18 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const EmailSchema = z.string().trim().toLowerCase().regex(EMAIL_PATTERN, EMAIL_MESSAGE).max(254);
 export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGE).max(1024);
-/** Optional user PIN: 4 to 6 digits (spec §5, §9). */
-export const PinSchema = z.string().regex(/^\d{4,6}$/, 'PIN must be 4 to 6 digits');
+/**
+ * A new user PIN: exactly 6 digits (issue 13 supersedes the spec's 4 to 6: a million possibilities, not ten
+ * thousand, and the same PIN registers the number at Meta, whose two-step PIN has 6 digits).
+ */
+export const PIN_LENGTH = 6;
+export const PIN_MESSAGE = 'PIN must be 6 digits';
+export const PinSchema = z.string().regex(/^\d{6}$/, PIN_MESSAGE);
+/** A PIN presented at password reset: users who chose 4 or 5 digits before 6 became the rule keep theirs. */
+export const ExistingPinSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4,6}$/, 'PIN must be 4 to 6 digits');
 
 /** What the WA_EMBEDDED_SIGNUP FINISH event carried (spec §3 account_data); kept as the provider sent it. */
 export const AccountDataSchema = z
@@ -89,7 +99,7 @@ export const WabaListResponseSchema = z
 export const PasswordResetRequestSchema = z
   .object({
     email: EmailSchema,
-    pin: z.string().trim().min(1, 'PIN is required'),
+    pin: ExistingPinSchema,
     new_password: PasswordSchema,
   })
   .meta({ id: 'PasswordResetRequest' });

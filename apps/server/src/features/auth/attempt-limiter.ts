@@ -1,43 +1,142 @@
+import { isIPv6 } from 'node:net';
 import type { Pool } from '../../db/pool';
+import { HttpError } from '../../http-error';
 
-export type AttemptKind = 'login' | 'password_reset';
+/** What a counter counts: one e-mail from one address, one address across e-mails, one e-mail from anywhere. */
+export type AttemptScope = 'account_address' | 'address' | 'account';
 
-/** More than this many failures for one e-mail or one address within the window → 429. */
-export const MAX_FAILURES = 10;
-export const WINDOW_SECONDS = 15 * 60;
-
-/**
- * Counts failed attempts in Postgres so the limit holds across every server process. Returns the seconds
- * until the oldest failure in the window expires when the limit is reached, otherwise null.
- */
-export async function retryAfterSeconds(
-  pool: Pool,
-  kind: AttemptKind,
-  email: string,
-  ip: string,
-): Promise<number | null> {
-  const { rows } = await pool.query<{ scope: string; failures: number; oldest: Date | null }>(
-    `select 'email' as scope, count(*)::int as failures, min(attempted_at) as oldest
-       from auth_attempts where kind = $1 and email = $2 and attempted_at > now() - make_interval(secs => $4)
-     union all
-     select 'ip', count(*)::int, min(attempted_at)
-       from auth_attempts where kind = $1 and ip = $3 and attempted_at > now() - make_interval(secs => $4)`,
-    [kind, email, ip, WINDOW_SECONDS],
-  );
-  let wait: number | null = null;
-  for (const row of rows) {
-    if (row.failures < MAX_FAILURES || !row.oldest) continue;
-    // The window slides: one slot frees when the oldest failure in it ages out.
-    const seconds = Math.max(
-      1,
-      Math.ceil((row.oldest.getTime() + WINDOW_SECONDS * 1000 - Date.now()) / 1000),
-    );
-    wait = Math.max(wait ?? 0, seconds);
-  }
-  return wait;
+/** The limits of one kind of attempt: at most `limits[scope]` attempts per window in each scope it names. */
+export interface AttemptPolicy {
+  kind: 'login' | 'pin' | 'signup';
+  windowSeconds: number;
+  limits: Partial<Record<AttemptScope, number>>;
+  /** The 429 message, given the whole minutes to wait. */
+  refusal: (minutes: number) => string;
 }
 
-export async function recordFailure(pool: Pool, kind: AttemptKind, email: string, ip: string): Promise<void> {
-  await pool.query('insert into auth_attempts (kind, email, ip) values ($1, $2, $3)', [kind, email, ip]);
-  await pool.query("delete from auth_attempts where attempted_at < now() - interval '1 day'");
+const minutes = (n: number) => `${n} minute${n === 1 ? '' : 's'}`;
+
+/**
+ * Sign-in (docs/decisions/008): a tight limit per e-mail and address, so a stranger guessing from address A
+ * locks only A out of that e-mail; a looser one per address, across e-mails, against one machine trying many
+ * accounts; a high one per e-mail from anywhere that only slows a guessing run spread over many addresses.
+ */
+export const LOGIN_POLICY: AttemptPolicy = {
+  kind: 'login',
+  windowSeconds: 15 * 60,
+  limits: { account_address: 10, address: 50, account: 100 },
+  refusal: (wait) => `Too many failed sign-in attempts. Try again in ${minutes(wait)}.`,
+};
+
+/**
+ * The PIN check of the password reset: a PIN has far fewer possibilities than a password, so 5 failures per
+ * e-mail from anywhere and 10 per address, per 15 minutes.
+ */
+export const PIN_POLICY: AttemptPolicy = {
+  kind: 'pin',
+  windowSeconds: 15 * 60,
+  limits: { account: 5, address: 10 },
+  refusal: (wait) => `Too many failed PIN attempts. Try again in ${minutes(wait)}.`,
+};
+
+/** Sign-up: every attempt counts (it spends an Embedded Signup code at Meta), 20 per address per hour. */
+export const SIGNUP_POLICY: AttemptPolicy = {
+  kind: 'signup',
+  windowSeconds: 60 * 60,
+  limits: { address: 20 },
+  refusal: (wait) => `Too many sign-up attempts from this address. Try again in ${minutes(wait)}.`,
+};
+
+/**
+ * The key of a client address: IPv4 as it is (an IPv4-mapped IPv6 address as its IPv4), IPv6 by its /64,
+ * the block one subscriber is usually given, so walking through one's own /64 does not multiply the limits.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === '' ? [] : tail.split(':');
+  const groups = ip.includes('::')
+    ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups]
+    : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** One reserved attempt: give it back when it turned out right, so a correct one is never a failure. */
+export interface Reservation {
+  release(): Promise<void>;
+}
+
+/** Purges counters whose window has ended about once per this many reservations. */
+const PURGE_EVERY = 100;
+
+/**
+ * Attempt limits counted in Postgres, atomically: `reserve` is one call of reserve_attempt() (migration 010),
+ * which adds the attempt to every counter it touches only when none is full, under the counters' row locks.
+ * So N parallel attempts count N, exactly `limit` pass, and that holds across any number of API processes.
+ */
+export class AttemptLimiter {
+  constructor(private readonly pool: Pool) {}
+
+  /** Reserves one attempt before the secret is checked, or throws 429 with Retry-After (seconds). */
+  async reserve(policy: AttemptPolicy, subject: { account?: string; address: string }): Promise<Reservation> {
+    const address = addressKey(subject.address);
+    const keys: Record<AttemptScope, string | undefined> = {
+      account_address: subject.account === undefined ? undefined : `${address}/${subject.account}`,
+      address,
+      account: subject.account,
+    };
+    const counters = (Object.entries(policy.limits) as Array<[AttemptScope, number]>).flatMap(
+      ([scope, limit]) => {
+        const key = keys[scope];
+        return key === undefined ? [] : [{ scope, key, limit }];
+      },
+    );
+    const scopes = counters.map((counter) => counter.scope);
+    const counterKeys = counters.map((counter) => counter.key);
+    const { rows } = await this.pool.query<{
+      reserved: boolean;
+      retry_after_seconds: number;
+      windows: string[] | null;
+    }>('select reserved, retry_after_seconds, windows from reserve_attempt($1, $2, $3, $4, $5)', [
+      policy.kind,
+      scopes,
+      counterKeys,
+      counters.map((counter) => counter.limit),
+      policy.windowSeconds,
+    ]);
+    const answer = rows[0]!;
+    if (!answer.reserved) {
+      const wait = answer.retry_after_seconds;
+      throw new HttpError(429, policy.refusal(Math.ceil(wait / 60)), undefined, {
+        'retry-after': String(wait),
+      });
+    }
+    if (Math.random() < 1 / PURGE_EVERY) await this.purgeEnded();
+    const windows = answer.windows ?? [];
+    return {
+      release: async () => {
+        await this.pool.query('select release_attempt($1, $2, $3, $4)', [
+          policy.kind,
+          scopes,
+          counterKeys,
+          windows,
+        ]);
+      },
+    };
+  }
+
+  /** Deletes counters whose window ended, skipping any an attempt holds (so the purge never waits on one). */
+  async purgeEnded(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `delete from attempt_counters where ctid = any(array(
+         select ctid from attempt_counters where window_ends < now() limit 1000 for update skip locked))`,
+    );
+    return rowCount ?? 0;
+  }
 }

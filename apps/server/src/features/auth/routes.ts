@@ -39,11 +39,11 @@ export function authRoutes(deps: {
           tags: ['auth'],
           summary: 'Sign up: link the first WhatsApp Business Account after Embedded Signup',
           body: SignupRequestSchema,
-          response: { 200: SignupResponseSchema, ...errors },
+          response: { 200: SignupResponseSchema, ...errors, 429: ErrorResponseSchema },
         },
       },
       async (request) => {
-        const { pin } = await auth.signUp(request.body);
+        const { pin } = await auth.signUp(request.body, request.ip);
         return { message: 'Signup successful', data: { pin } };
       },
     );
