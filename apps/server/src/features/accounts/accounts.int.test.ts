@@ -43,27 +43,45 @@ describe('PUT /api/auth/facebook/callback/ (connect a further account)', () => {
     );
   });
 
-  it('refuses an account linked to another user (409) and one already connected (409)', async () => {
+  it('refuses, once the code is proven, an account linked to another user (409) and one already connected (409)', async () => {
     const alice = await signedInUser(t, 'alice-c@acme.test');
     const bob = await signedInUser(t, 'bob-c@acme.test');
-    const stolen = await connect(bob.accessToken, {
+    // A code belongs to one Embedded Signup, so an account already linked is written directly to meet a fresh one.
+    const linkedTo = async (email: string) => {
+      const business = await sandboxBusiness(t.sandboxUrl);
+      await t.db.pool.query(
+        `insert into waba_accounts (waba_id, user_id, business_token_encrypted)
+         select $1, id, 'sealed' from users where email = $2`,
+        [business.waba_id, email],
+      );
+      return {
+        payload: {
+          code: business.code,
+          account_data: { waba_id: business.waba_id, phone_number_id: business.phone_number_id },
+        },
+      };
+    };
+    const stolen = await connect(bob.accessToken, await linkedTo('alice-c@acme.test'));
+    expect(stolen.statusCode).toBe(409);
+    expect(stolen.json().errors[0]).toEqual({
+      field: 'waba_id',
+      message: 'This WhatsApp Business Account is already linked to another user',
+    });
+    const again = await connect(bob.accessToken, await linkedTo('bob-c@acme.test'));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().errors[0].message).toBe('This WhatsApp Business Account is already connected');
+    // Without a proven code nothing is said about the account: Alice's spent code answers 400 on the code.
+    const replayed = await connect(bob.accessToken, {
       payload: {
         code: alice.business.code,
         account_data: { waba_id: alice.business.waba_id, phone_number_id: alice.business.phone_number_id },
       },
     });
-    expect(stolen.statusCode).toBe(409);
-    expect(stolen.json().errors[0].field).toBe('waba_id');
-    const again = await connect(alice.accessToken, {
-      payload: {
-        code: 'irrelevant',
-        account_data: { waba_id: alice.business.waba_id, phone_number_id: alice.business.phone_number_id },
-      },
-    });
-    expect(again.statusCode).toBe(409);
+    expect(replayed.statusCode).toBe(400);
+    expect(replayed.json().errors[0].field).toBe('payload.code');
   });
 
-  it('answers 400 naming the field for a bad payload, 401 without a token, 502 for a bad code', async () => {
+  it('answers 400 naming the field for a bad payload or a bad code, 401 without a token', async () => {
     const user = await signedInUser(t, 'bad-connect@acme.test');
     const missing = await connect(user.accessToken, {
       payload: { account_data: { waba_id: '1', phone_number_id: '2' } },
@@ -83,7 +101,13 @@ describe('PUT /api/auth/facebook/callback/ (connect a further account)', () => {
         account_data: { waba_id: fresh.waba_id, phone_number_id: fresh.phone_number_id },
       },
     });
-    expect(badCode.statusCode).toBe(502);
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.json().errors).toEqual([
+      {
+        field: 'payload.code',
+        message: 'The Embedded Signup code is invalid or has expired. Start the signup again.',
+      },
+    ]);
   });
 });
 
