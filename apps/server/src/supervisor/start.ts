@@ -67,14 +67,7 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
       config.JWT_SECRET && config.ENCRYPTION_KEY
         ? {}
         : appSecretsFrom(localSecrets ?? loadOrCreateLocalSecrets(config.dataDir));
-    // The children never see the owner's URL: they connect as the application role.
-    const { DATABASE_OWNER_URL: _ownerUrl, ...appEnv } = env;
-    const childEnv = {
-      ...secrets,
-      ...appEnv,
-      DATABASE_URL: databaseUrl,
-      GRAPH_API_BASE: config.graphApiBase,
-    };
+    const childEnv = appProcessEnv(env, { secrets, databaseUrl, graphApiBase: config.graphApiBase });
     const start = async (name: string, command: string) => {
       const child = watch(spawnChild(name, serverCli, [command], childEnv, write));
       services.push(child);
@@ -103,4 +96,21 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
   write(
     `  Ports: PORT=${config.PORT} SANDBOX_PORT=${config.SANDBOX_PORT} (set them to change). Ctrl-C stops everything.`,
   );
+}
+
+/**
+ * The environment of the sandbox, server and worker: the app role's DATABASE_URL, the file's JWT_SECRET and
+ * ENCRYPTION_KEY unless the environment sets them, and never the owner's URL or the database passwords.
+ */
+export function appProcessEnv(
+  env: NodeJS.ProcessEnv,
+  options: { secrets: Record<string, string>; databaseUrl: string; graphApiBase: string },
+): NodeJS.ProcessEnv {
+  const { DATABASE_OWNER_URL: _ownerUrl, ...appEnv } = env;
+  return {
+    ...options.secrets,
+    ...appEnv,
+    DATABASE_URL: options.databaseUrl,
+    GRAPH_API_BASE: options.graphApiBase,
+  };
 }
