@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../../http-error';
 import { pageUrl } from '../../page-url';
+import { mediaContentProblem } from '../../security/media-content';
 import type { TemplatesService, UploadedFile } from './templates-service';
 
 // The largest header Meta takes (a document); each format's own cap is checked after reading.
@@ -72,6 +73,9 @@ async function readTemplateRequest(
       refuseUnsafe(part.filename, 'header_file.filename');
       refuseUnsafe(part.mimetype, 'header_file.content-type');
       file = { name: part.filename, type: part.mimetype, bytes };
+      // Bytes that are not what the type and name say (an SVG called x.png) are never stored or served.
+      const contentProblem = mediaContentProblem(file);
+      if (contentProblem) throw HttpError.field(400, 'header_file', contentProblem);
     } else if (part.fieldname === 'template_data') {
       payloadText = String(part.value);
     }
