@@ -56,7 +56,7 @@ describe('sign-up (spec §2, §4, §5, §8)', () => {
     const pin = screen.getByLabelText('PIN') as HTMLInputElement;
     expect(pin.maxLength).toBe(6);
     expect(pin.inputMode).toBe('numeric');
-    expect(screen.getByText('4-6 digits')).toBeTruthy();
+    expect(screen.getByText('6 digits')).toBeTruthy();
     fireEvent.change(pin, { target: { value: '12a34567' } });
     expect(pin.value).toBe('123456');
   });
@@ -79,6 +79,27 @@ describe('sign-up (spec §2, §4, §5, §8)', () => {
     expect(screen.queryByText('Please enter a valid email address.')).toBeNull();
   });
 
+  it('asks for exactly 6 digits when the user chooses a PIN, before the provider login starts', async () => {
+    const fetch = stubFetch(() => json(signupConfig));
+    const sdk = installSdk(() => {});
+    renderRoute('/signup');
+    await fillForm('ana@example.com', 'long enough password');
+    fireEvent.click(screen.getByRole('switch', { name: 'Choose my own instead of a generated one' }));
+    const pin = screen.getByLabelText('PIN');
+    fireEvent.change(pin, { target: { value: '4829' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up with Facebook' }));
+
+    expect(await screen.findByText('PIN must be 6 digits')).toBeTruthy();
+    expect(pin.getAttribute('aria-invalid')).toBe('true');
+    expect(sdk.login).not.toHaveBeenCalled();
+    expect(fetch).not.toHaveBeenCalled();
+
+    // Completing the PIN clears the message as typed.
+    fireEvent.change(pin, { target: { value: '482913' } });
+    expect(screen.queryByText('PIN must be 6 digits')).toBeNull();
+    expect(screen.getByText('6 digits')).toBeTruthy();
+  });
+
   it('sends code, ids, e-mail, password and PIN, then opens /pin with the PIN; stores no password', async () => {
     const success = vi.spyOn(toast, 'success');
     const fetch = stubFetch((request) => {
@@ -96,7 +117,7 @@ describe('sign-up (spec §2, §4, §5, §8)', () => {
     });
     await fillForm('Ana@Example.com ', 'long enough password');
     fireEvent.click(screen.getByRole('switch', { name: 'Choose my own instead of a generated one' }));
-    fireEvent.change(screen.getByLabelText('PIN'), { target: { value: '4829' } });
+    fireEvent.change(screen.getByLabelText('PIN'), { target: { value: '482913' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign up with Facebook' }));
 
     expect(await screen.findByRole('heading', { name: 'PIN Created Successfully' })).toBeTruthy();
@@ -119,7 +140,7 @@ describe('sign-up (spec §2, §4, §5, §8)', () => {
       account_data: { phone_number_id: '222', waba_id: '111', business_id: '333' },
       email: 'Ana@Example.com',
       password: 'long enough password',
-      pin: '4829',
+      pin: '482913',
     });
     expect(store.getState().auth.accessToken).toBeNull();
     const stored = JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
-import type { SignupRequest } from '@herald/contracts';
+import { PIN_LENGTH, type SignupRequest } from '@herald/contracts';
 import { AuthCard } from '../../../components/auth-card';
 import { FormField } from '../../../components/form-field';
 import { TextLink } from '../../../components/text-link';
@@ -13,7 +13,7 @@ import { serverMessage } from '../../../lib/server-message';
 import { useEmbeddedSignup } from '../../../lib/use-embedded-signup';
 import { clearWabaAccounts } from '../../accounts/waba-slice';
 import { useSignupMutation } from '../api';
-import { emailError, passwordError } from '../credential-rules';
+import { emailError, passwordError, pinError } from '../credential-rules';
 import { logout } from '../auth-slice';
 import {
   MISSING_INFORMATION_MESSAGE,
@@ -23,8 +23,6 @@ import {
   SIGNUP_UNPROCESSED_MESSAGE,
 } from '../signup-messages';
 import type { PinPageState } from './pin-page';
-
-const PIN_MAX_LENGTH = 6;
 
 /**
  * Spec §2 Sign-up. The e-mail and password live only in this component's state (never in storage);
@@ -39,21 +37,26 @@ export function SignUpPage() {
   const [password, setPassword] = useState('');
   const [usePin, setUsePin] = useState(false);
   const [pin, setPin] = useState('');
-  const [errors, setErrors] = useState<{ email: string | null; password: string | null }>({
-    email: null,
-    password: null,
-  });
+  const [errors, setErrors] = useState<{
+    email: string | null;
+    password: string | null;
+    pin: string | null;
+  }>({ email: null, password: null, pin: null });
   const [busy, setBusy] = useState(false);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const checked = { email: emailError(email), password: passwordError(password) };
+    const checked = {
+      email: emailError(email),
+      password: passwordError(password),
+      pin: usePin ? pinError(pin) : null,
+    };
     setErrors(checked);
-    if (checked.email || checked.password) return;
+    if (checked.email || checked.password || checked.pin) return;
 
     const credentials = { email: email.trim(), password };
-    const chosenPin = usePin && pin !== '' ? pin : undefined;
+    const chosenPin = usePin ? pin : undefined;
     setBusy(true);
     try {
       const { code, accountData } = await startEmbeddedSignup();
@@ -146,7 +149,10 @@ export function SignUpPage() {
               type="checkbox"
               role="switch"
               checked={usePin}
-              onChange={(event) => setUsePin(event.target.checked)}
+              onChange={(event) => {
+                setUsePin(event.target.checked);
+                setErrors((prev) => ({ ...prev, pin: null }));
+              }}
               className="h-4 w-4 accent-emerald-600"
             />
           </label>
@@ -156,10 +162,16 @@ export function SignUpPage() {
               name="pin"
               inputMode="numeric"
               autoComplete="off"
-              maxLength={PIN_MAX_LENGTH}
+              maxLength={PIN_LENGTH}
               value={pin}
-              hint="4-6 digits"
-              onChange={(event) => setPin(event.target.value.replace(/\D/g, '').slice(0, PIN_MAX_LENGTH))}
+              hint="6 digits"
+              error={errors.pin}
+              onChange={(event) => {
+                const digits = event.target.value.replace(/\D/g, '').slice(0, PIN_LENGTH);
+                setPin(digits);
+                if (errors.pin) setErrors((prev) => ({ ...prev, pin: pinError(digits) }));
+              }}
+              onBlur={() => pin !== '' && setErrors((prev) => ({ ...prev, pin: pinError(pin) }))}
             />
           ) : null}
         </div>
