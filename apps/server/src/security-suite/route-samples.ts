@@ -1,0 +1,71 @@
+import { multipart } from '../features/contacts/contacts-test-helpers';
+import type { BodySample } from './route-matrix';
+import { imageTemplate, textTemplate } from './tenants';
+
+/** Template names take lowercase letters and underscores only: 1042 → 'bace'. */
+const letters = (digits: string) => digits.replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)));
+
+/** A contact CSV import (tag, then file) with one new contact of its own. */
+export function importBody(unique: string) {
+  return multipart([
+    { name: 'tag', value: `matrix-${unique}` },
+    {
+      name: 'file',
+      filename: 'contacts.csv',
+      content: `name,number\nImported ${unique},+1415559${unique}\n`,
+    },
+  ]);
+}
+
+/**
+ * Valid JSON bodies of the write routes, with every object id taken through `pick`, so the matrix can put
+ * another business's id in any one of them. Each is also sent by the id's owner, who must get a 2xx.
+ */
+export const samplePayloads: Record<string, BodySample> = {
+  'POST /recipient/create/': (_pick, context) => {
+    const unique = context.unique();
+    return { json: { customer_name: `Matrix ${unique}`, whatsapp_number: `+1415557${unique}` } };
+  },
+  'PUT /meta/customer/': (pick, context) => {
+    const unique = context.unique();
+    return {
+      json: {
+        customer_id: pick('contact'),
+        customer_name: `Renamed ${unique}`,
+        whatsapp_number: `+1415558${unique}`,
+      },
+    };
+  },
+  'POST /meta/templates/': (_pick, context) => ({
+    json: textTemplate(`matrix_${letters(context.unique())}`),
+  }),
+  'PUT /meta/templates/{id}/': (pick) => ({
+    json: imageTemplate(String(pick('templateName')), 'Our sale starts today.'),
+  }),
+  'DELETE /meta/templates/': (pick) => ({
+    json: { template_id: String(pick('metaTemplate')), template_name: String(pick('templateName')) },
+  }),
+  'POST /broadcast/create/': (pick, context) => ({
+    json: {
+      name: `Matrix ${context.unique()}`,
+      template_id: pick('template'),
+      recipients: { type: 'filtered', tag_ids: [pick('tag')], percentage: 100 },
+      scheduled_time: Math.floor(Date.now() / 1000) + 86_400,
+    },
+  }),
+  'PUT /api/auth/facebook/callback/': async (pick, context) => {
+    const signup = await context.freshSignup();
+    return {
+      json: {
+        payload: {
+          code: signup.code,
+          account_data: {
+            waba_id: String(pick('waba', signup.waba_id)),
+            phone_number_id: String(pick('phoneNumber', signup.phone_number_id)),
+            business_id: signup.business_id,
+          },
+        },
+      },
+    };
+  },
+};
