@@ -569,7 +569,10 @@ describe('media for sending', () => {
     const form = new FormData();
     if (parts.product !== '') form.append('messaging_product', parts.product ?? 'whatsapp');
     if (parts.type !== undefined) form.append('type', parts.type);
-    form.append('file', new Blob([Buffer.alloc(parts.bytes ?? 64, 1)], { type: 'image/png' }), 'a.png');
+    // A PNG signature first: the sandbox checks the bytes against the type, as Meta does.
+    const bytes = Buffer.alloc(parts.bytes ?? 64, 1);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+    form.append('file', new Blob([bytes], { type: 'image/png' }), 'a.png');
     const response = await fetch(`${url}/v21.0/${acc.phone_number_id}/media`, {
       method: 'POST',
       headers: { authorization: `Bearer ${acc.token}` },

@@ -3,6 +3,7 @@ import { authenticate, authenticateOAuth } from '../auth';
 import type { SandboxContext } from '../context';
 import { invalidParameter, missingParameter, unsupportedRequest } from '../errors';
 import { requestParams, stringParam } from '../request-params';
+import { CONTENT_HEAD_BYTES, contentMatches, uploadContentMismatch } from '../media/content-check';
 import { MAX_UPLOAD_BYTES, UPLOAD_FILE_TYPES } from '../uploads/upload-store';
 import type { UploadSession } from '../uploads/upload-store';
 
@@ -46,6 +47,7 @@ export async function appendUpload(ctx: SandboxContext, request: FastifyRequest,
   if (offsetText === undefined) throw missingParameter('file_offset');
   if (!/^\d+$/.test(offsetText)) throw invalidParameter('file_offset must be a whole number of bytes');
   const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  refuseForeignContent(session, Number(offsetText), bytes);
   const appended = ctx.state.uploads.append(session, Number(offsetText), bytes);
   if (!appended.ok) {
     const details = {
@@ -64,6 +66,17 @@ export async function appendUpload(ctx: SandboxContext, request: FastifyRequest,
     result,
   });
   return result;
+}
+
+/**
+ * Refuses the chunk that completes the file's first bytes when they are not the session's `file_type` (an
+ * SVG announced as image/png): nothing of it is kept, so the upload never finishes with a handle.
+ */
+function refuseForeignContent(session: UploadSession, offset: number, bytes: Buffer): void {
+  if (offset !== session.offset || session.offset >= CONTENT_HEAD_BYTES) return;
+  if (session.offset + bytes.length < Math.min(CONTENT_HEAD_BYTES, session.fileLength)) return;
+  const head = Buffer.concat([...session.chunks, bytes.subarray(0, CONTENT_HEAD_BYTES)]);
+  if (!contentMatches(session.fileType, head)) throw uploadContentMismatch(session.fileType);
 }
 
 export function registerUploadRoutes(app: FastifyInstance, ctx: SandboxContext): void {
