@@ -20,7 +20,13 @@ import { GraphClient } from './graph/graph-client';
 import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
 import { answerFrameworkError, registerInputGuard } from './plugins/input-guard';
+import { registerCors } from './plugins/cors';
 import { registerOpenApi } from './plugins/openapi';
+import {
+  fixedSecurityHeaders,
+  registerSecurityHeaders,
+  withSecurityHeaders,
+} from './plugins/security-headers';
 import { registerSpa } from './plugins/spa';
 import { registerBusinessRoutes } from './plugins/waba-scope';
 import { heraldLoggerOptions, type LogDestination } from './security/log-redaction';
@@ -51,10 +57,16 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     // it is imported) the minutes it needs.
     requestTimeout: 10 * 60_000,
     bodyLimit: 1024 * 1024,
-    frameworkErrors: answerFrameworkError,
+    // A malformed URL is answered before any hook runs: the wrapper adds the security headers itself.
+    frameworkErrors: withSecurityHeaders(await fixedSecurityHeaders(config), answerFrameworkError, {
+      trustProxy: config.TRUST_PROXY,
+    }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First, so that every answer (routes, 404s, errors) carries the headers.
+  await registerSecurityHeaders(app, config);
+  await registerCors(app, config.CORS_ORIGINS);
   registerErrorHandler(app);
   registerInputGuard(app);
   await registerOpenApi(app);

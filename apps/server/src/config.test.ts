@@ -31,6 +31,49 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
 
+  it('reads CORS_ORIGINS as a list of origins, unset by default', () => {
+    expect(loadConfig({}).CORS_ORIGINS).toBeUndefined();
+    expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it('refuses anything but exact origins in CORS_ORIGINS and EMBEDDED_SIGNUP_TRUSTED_ORIGINS, in one line', () => {
+    for (const bad of [
+      '*',
+      'https://a.example/',
+      'https://a.example/path',
+      'a.example',
+      "'unsafe-inline'",
+      'ftp://a.example',
+      'https://a.example,',
+    ]) {
+      for (const name of ['CORS_ORIGINS', 'EMBEDDED_SIGNUP_TRUSTED_ORIGINS']) {
+        let message = '';
+        try {
+          loadConfig({ [name]: bad });
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          message = (error as Error).message;
+        }
+        expect(message, `${name}=${bad}`).toMatch(
+          new RegExp(`^invalid configuration: ${name} must be comma-separated origins`),
+        );
+        expect(message).not.toContain('\n');
+      }
+    }
+  });
+
+  it('refuses an Embedded Signup SDK URL that is not http(s)', () => {
+    expect(() => loadConfig({ EMBEDDED_SIGNUP_SDK_URL: 'javascript:alert(1)' })).toThrow(
+      /EMBEDDED_SIGNUP_SDK_URL/,
+    );
+    expect(
+      loadConfig({ EMBEDDED_SIGNUP_SDK_URL: 'https://cdn.example.com/sdk.js' }).embeddedSignup.sdkUrl,
+    ).toBe('https://cdn.example.com/sdk.js');
+  });
+
   it('derives the Graph base from the sandbox port unless GRAPH_API_BASE is set', () => {
     expect(loadConfig({ SANDBOX_PORT: '9999' }).graphApiBase).toBe('http://127.0.0.1:9999');
     expect(loadConfig({ GRAPH_API_BASE: 'https://graph.facebook.com' }).graphApiBase).toBe(

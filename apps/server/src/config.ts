@@ -14,6 +14,28 @@ const postgresUrl = z
   .string()
   .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL');
 
+/** Whether `value` is exactly a web origin (scheme, host, optional port; no path, no trailing slash). */
+function isWebOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Comma-separated web origins, each exact: they end up in CORS answers and the Content-Security-Policy, so
+ * a path, a wildcard or a CSP keyword must stop the start rather than widen either.
+ */
+const originList = z
+  .string()
+  .transform((value) => value.split(',').map((origin) => origin.trim()))
+  .refine(
+    (origins) => origins.every(isWebOrigin),
+    'must be comma-separated origins such as https://app.example.com (scheme, host and port only)',
+  );
+
 /** Every setting Herald reads, checked once at start; `Config` is derived from it. */
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -65,9 +87,11 @@ export const EnvSchema = z.object({
   /** The sandbox as browsers reach it (its Embedded Signup SDK and popup). */
   SANDBOX_PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   /** Where the web loads the Embedded Signup SDK from; the sandbox's shim unless GRAPH_API_BASE is Meta's. */
-  EMBEDDED_SIGNUP_SDK_URL: z.url({ message: 'must be a URL' }).optional(),
+  EMBEDDED_SIGNUP_SDK_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   /** Comma-separated origins whose WA_EMBEDDED_SIGNUP messages the web accepts. */
-  EMBEDDED_SIGNUP_TRUSTED_ORIGINS: z.string().min(1).optional(),
+  EMBEDDED_SIGNUP_TRUSTED_ORIGINS: originList.optional(),
+  /** Comma-separated origins allowed to call the API from their pages (CORS); unset keeps CORS closed. */
+  CORS_ORIGINS: originList.optional(),
   /** The token Meta echoes when subscribing the webhook endpoint (GET /webhooks/whatsapp). */
   WEBHOOK_VERIFY_TOKEN: z
     .string()
@@ -118,11 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxMode,
     embeddedSignup: {
       sdkUrl: parsed.EMBEDDED_SIGNUP_SDK_URL ?? (sandboxMode ? `${sandboxPublicUrl}/sdk.js` : META_SDK_URL),
-      trustedOrigins: parsed.EMBEDDED_SIGNUP_TRUSTED_ORIGINS
-        ? parsed.EMBEDDED_SIGNUP_TRUSTED_ORIGINS.split(',').map((origin) => origin.trim())
-        : sandboxMode
-          ? [new URL(sandboxPublicUrl).origin]
-          : META_ORIGINS,
+      trustedOrigins:
+        parsed.EMBEDDED_SIGNUP_TRUSTED_ORIGINS ??
+        (sandboxMode ? [new URL(sandboxPublicUrl).origin] : META_ORIGINS),
     },
   };
 }
