@@ -6,6 +6,7 @@ import {
   hostileRawBody,
   hostileValue,
   oddContentType,
+  withOwnKey,
   pathValue,
   rawUrlPiece,
   urlEncode,
@@ -35,10 +36,12 @@ export interface FuzzContext {
   ids: string[];
   appSecret: string;
   resolve: RefResolver;
+  /** Valid bodies of routes whose schema alone rarely yields one (real ids, template rules), by route. */
+  examples: Record<string, fc.Arbitrary<unknown>>;
 }
 
 /** Routes whose body the handler reads by hand (multipart, raw bytes): how the fuzz builds it. */
-export type BodyBuilder = (ctx: FuzzContext) => fc.Arbitrary<GeneratedBody>;
+export type BodyBuilder = (ctx: FuzzContext, hostile: boolean) => fc.Arbitrary<GeneratedBody>;
 
 /** A body and the headers that describe it (content type, a webhook's signature). */
 export interface GeneratedBody {
@@ -65,18 +68,17 @@ function plausiblePathValue(name: string, schema: JsonSchema, ctx: FuzzContext):
   return schemaValue(schema, ctx.resolve, false).map(text);
 }
 
-function queryString(operation: Operation, ctx: FuzzContext): fc.Arbitrary<string> {
-  const params = operation.queryParams.map(({ name, schema }) =>
-    fc
-      .option(
-        fc.oneof(
-          { weight: 10, arbitrary: schemaValue(schema, ctx.resolve, true).map((v) => urlEncode(text(v))) },
-          { weight: 1, arbitrary: rawUrlPiece },
-        ),
-        { freq: 3 },
-      )
-      .map((value) => (value === null ? [] : [`${urlEncode(name)}=${value}`])),
-  );
+function queryString(operation: Operation, ctx: FuzzContext, hostile: boolean): fc.Arbitrary<string> {
+  const params = operation.queryParams.map(({ name, schema }) => {
+    const plausible = schemaValue(schema, ctx.resolve, hostile).map((v) => urlEncode(text(v)));
+    const value = hostile
+      ? fc.oneof({ weight: 10, arbitrary: plausible }, { weight: 1, arbitrary: rawUrlPiece })
+      : plausible;
+    return fc.option(value, { freq: 3 }).map((v) => (v === null ? [] : [`${urlEncode(name)}=${v}`]));
+  });
+  if (!hostile) {
+    return fc.tuple(...params).map((pairs) => (pairs.flat().length ? `?${pairs.flat().join('&')}` : ''));
+  }
   const extras = fc.array(
     fc.oneof(
       // A repeated known parameter becomes an array; unknown and prototype names must be harmless.
@@ -93,7 +95,7 @@ function queryString(operation: Operation, ctx: FuzzContext): fc.Arbitrary<strin
         '%00=%00',
       ),
     ),
-    { maxLength: 2 },
+    { maxLength: 1 },
   );
   return fc.tuple(fc.tuple(...params), extras).map(([pairs, more]) => {
     const all = [...pairs.flat(), ...more];
@@ -101,10 +103,11 @@ function queryString(operation: Operation, ctx: FuzzContext): fc.Arbitrary<strin
   });
 }
 
-function pathOf(operation: Operation, ctx: FuzzContext): fc.Arbitrary<string> {
-  const values = operation.pathParams.map(({ name, schema }) =>
-    pathValue(plausiblePathValue(name, schema, ctx).map(urlEncode)).map((value) => [name, value] as const),
-  );
+function pathOf(operation: Operation, ctx: FuzzContext, hostile: boolean): fc.Arbitrary<string> {
+  const values = operation.pathParams.map(({ name, schema }) => {
+    const plausible = plausiblePathValue(name, schema, ctx).map(urlEncode);
+    return (hostile ? pathValue(plausible) : plausible).map((value) => [name, value] as const);
+  });
   return fc.tuple(...values).map((pairs) => {
     let path = operation.path;
     for (const [name, value] of pairs) path = path.replace(`{${name}}`, value);
@@ -112,7 +115,8 @@ function pathOf(operation: Operation, ctx: FuzzContext): fc.Arbitrary<string> {
   });
 }
 
-function headersOf(ctx: FuzzContext): fc.Arbitrary<Record<string, string>> {
+function headersOf(ctx: FuzzContext, hostile: boolean): fc.Arbitrary<Record<string, string>> {
+  if (!hostile) return fc.constant({ authorization: `Bearer ${ctx.accessToken}`, 'x-waba-id': ctx.wabaId });
   const authorization = fc.oneof(
     { weight: 14, arbitrary: fc.constant(`Bearer ${ctx.accessToken}`) },
     { weight: 1, arbitrary: fc.constant(undefined) },
@@ -139,7 +143,7 @@ function headersOf(ctx: FuzzContext): fc.Arbitrary<Record<string, string>> {
       fc.constantFrom('x-forwarded-for', 'accept', 'x-requested-with', 'cookie'),
       fc.constantFrom(...HOSTILE_STRINGS.slice(0, 10)),
     ),
-    { freq: 8 },
+    { freq: 10 },
   );
   return fc.tuple(authorization, waba, extra).map(([auth, wabaId, more]) => {
     const headers: Record<string, string> = {};
@@ -151,13 +155,48 @@ function headersOf(ctx: FuzzContext): fc.Arbitrary<Record<string, string>> {
   });
 }
 
-/** A JSON body from the route's schema (mostly plausible, mutated), or raw junk, or an odd content type. */
-function jsonBody(schema: JsonSchema | undefined, ctx: FuzzContext): ReturnType<BodyBuilder> {
+/** Paths to every place in a value (its leaves and containers), for picking one to mutate. */
+function placesIn(value: unknown, path: string[] = [], out: string[][] = []): string[][] {
+  out.push(path);
+  if (typeof value === 'object' && value !== null && path.length < 8) {
+    for (const key of Object.keys(value))
+      placesIn((value as Record<string, unknown>)[key], [...path, key], out);
+  }
+  return out;
+}
+
+/** A valid example with one place changed: replaced by a hostile value, removed, or given a hostile key. */
+export function mutatedExample(example: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(example, fc.nat(), fc.constantFrom('replace', 'remove', 'add-key'), hostileValue, hostileKey)
+    .map(([value, pick, how, hostile, key]) => {
+      const copy = structuredClone(value) as Record<string, unknown>;
+      const places = placesIn(copy);
+      const path = places[pick % places.length]!;
+      if (path.length === 0) return how === 'replace' ? hostile : copy;
+      const parent = path.slice(0, -1).reduce<Record<string, unknown>>((at, k) => at[k] as never, copy);
+      const last = path.at(-1)!;
+      if (how === 'replace') parent[last] = hostile;
+      else if (how === 'remove') delete parent[last];
+      else if (typeof parent[last] === 'object' && parent[last] !== null) {
+        withOwnKey(parent[last] as Record<string, unknown>, key, hostile);
+      } else parent[last] = hostile;
+      return copy;
+    });
+}
+
+/** A JSON body from the route's schema or example (mostly plausible, mutated), raw junk, or an odd content type. */
+function jsonBody(
+  schema: JsonSchema | undefined,
+  example: fc.Arbitrary<unknown> | undefined,
+  ctx: FuzzContext,
+): ReturnType<BodyBuilder> {
   const fromSchema = schema
     ? schemaValue(schema, ctx.resolve, true)
     : fc.oneof(fc.constant({}), hostileValue);
+  const mutated = example ? fc.oneof(fromSchema, mutatedExample(example)) : fromSchema;
   return fc.oneof(
-    { weight: 10, arbitrary: fromSchema.map((value) => json(JSON.stringify(value) ?? 'null')) },
+    { weight: 10, arbitrary: mutated.map((value) => json(JSON.stringify(value) ?? 'null')) },
     { weight: 2, arbitrary: hostileRawBody.map(json) },
     {
       weight: 1,
@@ -176,24 +215,43 @@ export function requestsFor(
   ctx: FuzzContext,
   handRead: Record<string, BodyBuilder>,
 ): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(
+    { weight: 2, arbitrary: requestOf(operation, ctx, handRead, false) },
+    { weight: 3, arbitrary: requestOf(operation, ctx, handRead, true) },
+  );
+}
+
+/**
+ * A plausible request (the owner's headers, values within the schema or a valid example) reaches the handler
+ * and the database; a hostile one mixes hostile values into every part.
+ */
+function requestOf(
+  operation: Operation,
+  ctx: FuzzContext,
+  handRead: Record<string, BodyBuilder>,
+  hostile: boolean,
+): fc.Arbitrary<FuzzRequest> {
   const key = routeKey(operation);
   const takesBody = ['POST', 'PUT', 'DELETE', 'PATCH'].includes(operation.method);
   const builder = handRead[key];
-  const body: ReturnType<BodyBuilder> = builder
-    ? builder(ctx)
-    : operation.body
-      ? jsonBody(operation.body, ctx)
-      : takesBody
-        ? fc.oneof(
-            { weight: 4, arbitrary: fc.constant({}) },
-            { weight: 1, arbitrary: jsonBody(undefined, ctx) },
-          )
-        : fc.constant({});
+  const example = ctx.examples[key];
+  let body: ReturnType<BodyBuilder>;
+  if (builder) body = builder(ctx, hostile);
+  else if (!hostile) {
+    const value = example ?? (operation.body ? schemaValue(operation.body, ctx.resolve, false) : undefined);
+    body = value ? value.map((v) => json(JSON.stringify(v))) : fc.constant({});
+  } else if (operation.body) body = jsonBody(operation.body, example, ctx);
+  else if (takesBody) {
+    body = fc.oneof(
+      { weight: 4, arbitrary: fc.constant({}) },
+      { weight: 1, arbitrary: jsonBody(undefined, undefined, ctx) },
+    );
+  } else body = fc.constant({});
   return fc
     .record({
-      path: pathOf(operation, ctx),
-      query: queryString(operation, ctx),
-      headers: headersOf(ctx),
+      path: pathOf(operation, ctx, hostile),
+      query: queryString(operation, ctx, hostile),
+      headers: headersOf(ctx, hostile),
       body,
       remoteAddress: fc.constantFrom('10.0.0.1', '10.0.0.2', '203.0.113.7', '2001:db8::1'),
     })
@@ -209,31 +267,26 @@ export function requestsFor(
 }
 
 /** A webhook body as Meta would post it, signed or not, mutated or raw. */
-export const webhookBody: BodyBuilder = (ctx) =>
-  fc
-    .tuple(
-      fc.oneof(
-        {
-          weight: 3,
-          arbitrary: fc
-            .record({
-              field: fc.constantFrom('messages', 'message_template_status_update', 'x'),
-              value: hostileValue,
-            })
-            .map(({ field, value }) =>
-              JSON.stringify({
-                object: 'whatsapp_business_account',
-                entry: [{ id: ctx.wabaId, changes: [{ field, value }] }],
-              }),
-            ),
-        },
-        { weight: 1, arbitrary: hostileRawBody },
-      ),
-      fc.constantFrom('signed', 'unsigned', 'garbage'),
-    )
-    .map(([payload, signature]) => {
-      const body = json(payload);
-      if (signature === 'signed') body.headers!['x-hub-signature-256'] = signBody(ctx.appSecret, payload);
-      if (signature === 'garbage') body.headers!['x-hub-signature-256'] = `sha256=${'0'.repeat(64)}`;
-      return body;
-    });
+export const webhookBody: BodyBuilder = (ctx, hostile) => {
+  const envelope = fc
+    .record({
+      field: fc.constantFrom('messages', 'message_template_status_update', 'x'),
+      value: hostile ? hostileValue : fc.jsonValue({ maxDepth: 3 }),
+    })
+    .map(({ field, value }) =>
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [{ id: ctx.wabaId, changes: [{ field, value }] }],
+      }),
+    );
+  const payload = hostile
+    ? fc.oneof({ weight: 3, arbitrary: envelope }, { weight: 1, arbitrary: hostileRawBody })
+    : envelope;
+  const signature = hostile ? fc.constantFrom('signed', 'unsigned', 'garbage') : fc.constant('signed');
+  return fc.tuple(payload, signature).map(([text, how]) => {
+    const body = json(text);
+    if (how === 'signed') body.headers!['x-hub-signature-256'] = signBody(ctx.appSecret, text);
+    if (how === 'garbage') body.headers!['x-hub-signature-256'] = `sha256=${'0'.repeat(64)}`;
+    return body;
+  });
+};

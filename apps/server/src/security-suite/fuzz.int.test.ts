@@ -73,7 +73,15 @@ let ctx: FuzzContext;
 let operations: Operation[];
 let handRead: Parameters<typeof requestsFor>[2];
 
-async function seed(headers: Record<string, string>): Promise<string[]> {
+interface Seeded {
+  ids: string[];
+  contactIds: number[];
+  tagIds: number[];
+  templateId: number;
+}
+
+/** Real objects of the owner's, so plausible requests get past lookups: contacts, a tag, an approved template, a broadcast. */
+async function seed(headers: Record<string, string>): Promise<Seeded> {
   const imported = await importCsv(
     t,
     headers,
@@ -96,6 +104,7 @@ async function seed(headers: Record<string, string>): Promise<string[]> {
   });
   if (template.statusCode !== 201) throw new Error(`seed template: ${template.body}`);
   const templateId = (template.json() as { id: number }).id;
+  // Approved here directly: the sandbox's review webhook needs a listening app.
   await t.db.pool.query(`update templates set status = 'APPROVED' where id = $1`, [templateId]);
   const broadcast = await t.app.inject({
     method: 'POST',
@@ -109,11 +118,72 @@ async function seed(headers: Record<string, string>): Promise<string[]> {
     },
   });
   if (broadcast.statusCode !== 201) throw new Error(`seed broadcast: ${broadcast.body}`);
-  const { rows } = await t.db.pool.query<{ id: string }>(
-    `select id::text from contacts union select id::text from templates union select id::text from broadcasts
-     union select id::text from tags`,
-  );
-  return rows.map((row) => row.id);
+  const ids = async (table: string) =>
+    (await t.db.pool.query<{ id: number }>(`select id::int from ${table} order by id`)).rows.map((r) => r.id);
+  const contactIds = await ids('contacts');
+  const tagIds = await ids('tags');
+  const all = [...contactIds, ...tagIds, templateId, ...(await ids('broadcasts'))];
+  return { ids: [...new Set(all)].map(String), contactIds, tagIds, templateId };
+}
+
+/** Valid bodies, for routes whose schema alone rarely yields one; the fuzz sends them as they are or mutated. */
+function examples(seeded: Seeded): Record<string, fc.Arbitrary<unknown>> {
+  const number = fc.integer({ min: 1000, max: 9999 }).map((n) => `+1415666${n}`);
+  const name = fc.constantFrom('Ann', 'Bob Smith', 'Zoë');
+  const template = fc.record({
+    name: fc.stringMatching(/^[a-z_]{1,24}$/),
+    language: fc.constantFrom('en_US', 'fr', 'pt_BR'),
+    category: fc.constantFrom('MARKETING', 'UTILITY'),
+    components: fc.constantFrom(
+      [{ type: 'BODY', text: 'Your order is ready.' }],
+      [
+        { type: 'HEADER', format: 'TEXT', text: 'Hello' },
+        { type: 'BODY', text: 'Your order is ready.' },
+        { type: 'FOOTER', text: 'Reply STOP to opt out' },
+      ],
+    ),
+  });
+  const future = () => Math.floor(Date.now() / 1000) + 3_600;
+  return {
+    'POST /recipient/create/': fc.record({ customer_name: name, whatsapp_number: number }),
+    'PUT /meta/customer/': fc.record({
+      customer_id: fc.constantFrom(...seeded.contactIds),
+      customer_name: name,
+      whatsapp_number: number,
+    }),
+    'POST /meta/templates/': template,
+    'PUT /meta/templates/{id}/': template.map((value) => ({
+      ...value,
+      name: 'fuzz_seed',
+      language: 'en_US',
+    })),
+    'DELETE /meta/templates/': fc.record({
+      template_id: fc.constantFrom(...seeded.ids),
+      template_name: fc.constantFrom('fuzz_seed', 'unknown_name'),
+    }),
+    'POST /broadcast/create/': fc.record({
+      name,
+      template_id: fc.constant(seeded.templateId),
+      recipients: fc.oneof(
+        fc.record({ type: fc.constant('all'), percentage: fc.integer({ min: 1, max: 100 }) }),
+        fc.record({
+          type: fc.constant('filtered'),
+          tag_ids: fc.constant(seeded.tagIds),
+          percentage: fc.integer({ min: 1, max: 100 }),
+        }),
+      ),
+      scheduled_time: fc.nat(86_400).map((n) => future() + n),
+    }),
+    'POST /api/auth/login/': fc.record({
+      username: fc.constantFrom('nobody@acme.test', 'Fuzz-Other@Acme.test'),
+      password: fc.constantFrom('wrong password', 'x'),
+    }),
+    'POST /api/auth/password/reset/': fc.record({
+      email: fc.constantFrom('nobody@acme.test', 'fuzz-other@acme.test'),
+      pin: fc.constantFrom('123456', '000000', '1'),
+      new_password: fc.constant('a long new password'),
+    }),
+  };
 }
 
 beforeAll(async () => {
@@ -121,21 +191,22 @@ beforeAll(async () => {
   const owner = await signedInUser(t, OWNER, 'Fuzz Shop');
   const other = await signedInUser(t, 'fuzz-other@acme.test', 'Other Shop');
   const headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
-  const ids = await seed(headers);
+  const seeded = await seed(headers);
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   const resolve = refResolver(doc);
   ctx = {
     accessToken: owner.accessToken,
     wabaId: owner.business.waba_id,
     otherWabaId: other.business.waba_id,
-    ids,
+    ids: seeded.ids,
     appSecret: t.config.META_APP_SECRET,
     resolve,
+    examples: examples(seeded),
   };
   const templatePayload = resolve('#/components/schemas/TemplatePayloadInput');
   handRead = {
-    'POST /meta/templates/': templateBody(templatePayload),
-    'PUT /meta/templates/{id}/': templateBody(templatePayload),
+    'POST /meta/templates/': templateBody(templatePayload, 'POST /meta/templates/'),
+    'PUT /meta/templates/{id}/': templateBody(templatePayload, 'PUT /meta/templates/{id}/'),
     'POST /recipient/import/': importBody,
     'POST /webhooks/whatsapp': webhookBody,
   };

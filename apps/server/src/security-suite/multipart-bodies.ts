@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { PNG } from '../features/templates/templates-test-helpers';
-import type { BodyBuilder, FuzzContext, GeneratedBody } from './fuzz-requests';
+import { type BodyBuilder, type FuzzContext, type GeneratedBody, mutatedExample } from './fuzz-requests';
 import { HOSTILE_STRINGS, hostileRawBody, hostileValue, oddContentType } from './hostile-values';
 import { schemaValue } from './schema-values';
 
@@ -71,9 +71,25 @@ const csvFile: fc.Arbitrary<string | Buffer> = fc.oneof(
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
 );
 
+/** A CSV the import accepts: the known columns and a few rows of valid, distinct numbers. */
+const plausibleCsv: fc.Arbitrary<string> = fc
+  .uniqueArray(fc.integer({ min: 1000, max: 9999 }), { minLength: 1, maxLength: 5 })
+  .map((numbers) => `name,number,email\n${numbers.map((n) => `P${n},+1415555${n},p${n}@x.io`).join('\n')}\n`);
+
 /** POST /recipient/import/: a tag and a CSV file, in either order, with plausible or hostile names. */
-export const importBody: BodyBuilder = () =>
-  fc.oneof(
+export const importBody: BodyBuilder = (_ctx, hostile) => {
+  if (!hostile) {
+    return fc
+      .tuple(plausibleCsv, fc.constantFrom('customers', 'vip'), fc.boolean())
+      .map(([csv, tag, tagLast]) => {
+        const parts: Part[] = [
+          { name: 'tag', value: tag },
+          { name: 'file', filename: 'contacts.csv', type: 'text/csv', content: csv },
+        ];
+        return multipart(tagLast ? parts.reverse() : parts);
+      });
+  }
+  return fc.oneof(
     {
       weight: 8,
       arbitrary: fc
@@ -86,7 +102,10 @@ export const importBody: BodyBuilder = () =>
             { freq: 6 },
           ),
           file: fc.option(
-            fc.record({ filename: fileName(['contacts.csv', 'x.CSV', 'x.txt']), content: csvFile }),
+            fc.record({
+              filename: fileName(['contacts.csv', 'x.CSV', 'x.txt']),
+              content: fc.oneof(csvFile, plausibleCsv),
+            }),
             { freq: 6 },
           ),
           tagLast: fc.boolean(),
@@ -116,15 +135,33 @@ export const importBody: BodyBuilder = () =>
     },
     { weight: 1, arbitrary: fc.constant({}) },
   );
+};
+
+const jsonPayload = (value: unknown): GeneratedBody => ({
+  payload: JSON.stringify(value) ?? 'null',
+  headers: { 'content-type': 'application/json' },
+});
 
 /** POST /meta/templates/ and PUT /meta/templates/{id}/: template_data (JSON or multipart) and a header file. */
-export function templateBody(templatePayload: Record<string, unknown>): BodyBuilder {
-  return (ctx: FuzzContext) => {
-    const payload = schemaValue(templatePayload, ctx.resolve, true);
+export function templateBody(templatePayload: Record<string, unknown>, route: string): BodyBuilder {
+  return (ctx: FuzzContext, hostile: boolean) => {
+    const example = ctx.examples[route];
+    if (!hostile && example) {
+      return fc
+        .tuple(example, fc.boolean())
+        .map(([value, asPart]) =>
+          asPart ? multipart([{ name: 'template_data', value: JSON.stringify(value) }]) : jsonPayload(value),
+        );
+    }
+    const fromSchema = schemaValue(templatePayload, ctx.resolve, true);
+    const payload = example ? fc.oneof(fromSchema, mutatedExample(example)) : fromSchema;
     const headerFile = fc.record({
       filename: fileName(['header.png', 'header.jpg', 'x.svg', 'x.pdf']),
       type: fc.oneof(
-        { weight: 4, arbitrary: fc.constantFrom('image/png', 'image/jpeg', 'application/pdf', 'video/mp4') },
+        {
+          weight: 4,
+          arbitrary: fc.constantFrom('image/png', 'image/jpeg', 'application/pdf', 'video/mp4'),
+        },
         { weight: 1, arbitrary: fc.constantFrom('image/svg+xml', 'text/html', '', 'x'.repeat(300)) },
       ),
       content: fc.constantFrom<string | Buffer>(
@@ -135,13 +172,7 @@ export function templateBody(templatePayload: Record<string, unknown>): BodyBuil
       ),
     });
     return fc.oneof(
-      {
-        weight: 4,
-        arbitrary: payload.map((value) => ({
-          payload: JSON.stringify(value) ?? 'null',
-          headers: { 'content-type': 'application/json' },
-        })),
-      },
+      { weight: 4, arbitrary: payload.map(jsonPayload) },
       {
         weight: 4,
         arbitrary: fc
@@ -159,11 +190,12 @@ export function templateBody(templatePayload: Record<string, unknown>): BodyBuil
             ]),
           ),
       },
+      { weight: 1, arbitrary: hostileValue.map(jsonPayload) },
       {
         weight: 1,
-        arbitrary: hostileValue.map((value) => ({
-          payload: JSON.stringify(value) ?? '',
-          headers: { 'content-type': 'application/json' },
+        arbitrary: oddContentType.map((type) => ({
+          payload: '{"name":"x"}',
+          headers: { 'content-type': type },
         })),
       },
     );

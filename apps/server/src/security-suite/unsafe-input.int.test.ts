@@ -215,6 +215,38 @@ describe('template multipart', () => {
   });
 });
 
+describe('malformed multipart bodies', () => {
+  it.each(['/recipient/import/', '/meta/templates/'])(
+    'answer 400 naming body at %s when multipart has no boundary (was a 500, found by the fuzz)',
+    async (url) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers, 'content-type': 'multipart/form-data' },
+        payload: 'name,number\nAnn,1',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([
+        { field: 'body', message: expect.stringContaining('multipart body is malformed') },
+      ]);
+    },
+  );
+
+  it.each(['/recipient/import/', '/meta/templates/'])(
+    'answer 400 naming a field at %s for a body cut short',
+    async (url) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers, 'content-type': 'multipart/form-data; boundary=xyz' },
+        payload: '--xyz\r\nContent-Disposition: form-data; name="tag"\r\n\r\nvi',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([{ field: expect.any(String), message: expect.any(String) }]);
+    },
+  );
+});
+
 describe('webhooks', () => {
   const url = '/webhooks/whatsapp';
   const body =

@@ -16,6 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../../http-error';
+import { malformedMultipartAsClientError } from '../../plugins/malformed-multipart';
 import { pageUrl } from '../../page-url';
 import type { ContactsService } from './contacts-service';
 
@@ -197,7 +198,7 @@ export function contactsRoutes(
             }
           } catch (error) {
             if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-            throw error;
+            throw malformedMultipartAsClientError(error);
           }
           if (problem) throw problem;
           if (!sawFile || !outcome) throw HttpError.field(400, 'file', IMPORT_MESSAGES.noFile);

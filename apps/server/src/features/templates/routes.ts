@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../../http-error';
+import { malformedMultipartAsClientError } from '../../plugins/malformed-multipart';
 import { pageUrl } from '../../page-url';
 import { mediaContentProblem } from '../../security/media-content';
 import type { TemplatesService, UploadedFile } from './templates-service';
@@ -52,33 +53,37 @@ async function readTemplateRequest(
   if (!request.isMultipart()) return { payload: request.body, file: null };
   let payloadText: string | undefined;
   let file: UploadedFile | null = null;
-  for await (const part of request.parts({
-    limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fieldSize: 1024 * 1024 },
-  })) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'header_file') {
-        part.file.resume();
-        continue;
-      }
-      const bytes = await part.toBuffer().catch((error: { code?: string }) => {
-        if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw HttpError.field(
-            413,
-            'header_file',
-            'The header file is larger than Meta accepts (100 MB at most)',
-          );
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fieldSize: 1024 * 1024 },
+    })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'header_file') {
+          part.file.resume();
+          continue;
         }
-        throw error;
-      });
-      refuseUnsafe(part.filename, 'header_file.filename');
-      refuseUnsafe(part.mimetype, 'header_file.content-type');
-      file = { name: part.filename, type: part.mimetype, bytes };
-      // Bytes that are not what the type and name say (an SVG called x.png) are never stored or served.
-      const contentProblem = mediaContentProblem(file);
-      if (contentProblem) throw HttpError.field(400, 'header_file', contentProblem);
-    } else if (part.fieldname === 'template_data') {
-      payloadText = String(part.value);
+        const bytes = await part.toBuffer().catch((error: { code?: string }) => {
+          if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
+            throw HttpError.field(
+              413,
+              'header_file',
+              'The header file is larger than Meta accepts (100 MB at most)',
+            );
+          }
+          throw error;
+        });
+        refuseUnsafe(part.filename, 'header_file.filename');
+        refuseUnsafe(part.mimetype, 'header_file.content-type');
+        file = { name: part.filename, type: part.mimetype, bytes };
+        // Bytes that are not what the type and name say (an SVG called x.png) are never stored or served.
+        const contentProblem = mediaContentProblem(file);
+        if (contentProblem) throw HttpError.field(400, 'header_file', contentProblem);
+      } else if (part.fieldname === 'template_data') {
+        payloadText = String(part.value);
+      }
     }
+  } catch (error) {
+    throw malformedMultipartAsClientError(error);
   }
   if (payloadText === undefined) throw HttpError.field(400, 'template_data', 'template_data is required');
   let payload: unknown;
