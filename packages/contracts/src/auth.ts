@@ -75,8 +75,9 @@ export const WabaAccountSchema = z
 
 export const LoginRequestSchema = z
   .object({
-    username: z.string().trim().min(1, 'Username is required'),
-    password: z.string().min(1, 'Password is required'),
+    // No e-mail is longer (EmailSchema) and no password was allowed longer (PasswordSchema).
+    username: z.string().trim().min(1, 'Username is required').max(254, 'Username is too long'),
+    password: z.string().min(1, 'Password is required').max(1024, 'Password is too long'),
   })
   .meta({ id: 'LoginRequest' });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
@@ -67,6 +68,11 @@ export function addressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
+/** Keys stay short enough for the counters' index whatever a client sends: a long one is kept as its hash. */
+function counterKey(key: string): string {
+  return key.length <= 300 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
 /** One reserved attempt: give it back when it turned out right, so a correct one is never a failure. */
 export interface Reservation {
   release(): Promise<void>;
@@ -98,7 +104,7 @@ export class AttemptLimiter {
       },
     );
     const scopes = counters.map((counter) => counter.scope);
-    const counterKeys = counters.map((counter) => counter.key);
+    const counterKeys = counters.map((counter) => counterKey(counter.key));
     const { rows } = await this.pool.query<{
       reserved: boolean;
       retry_after_seconds: number;

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { createPool } from '../../db/pool';
 import { hashSecret } from '../../security/password-hasher';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { LOGIN_POLICY, PIN_POLICY } from './attempt-limiter';
+import { AttemptLimiter, LOGIN_POLICY, PIN_POLICY } from './attempt-limiter';
 import { login, signedInUser } from './auth-test-helpers';
 
 let t: TestApp;
@@ -187,6 +188,21 @@ describe('PINs', () => {
 });
 
 describe('counters', () => {
+  it('refuses an over-long username with 400 naming it, and keys any long value by its hash', async () => {
+    const response = await login(t.app, `${'a'.repeat(300)}@acme.test`, 'x', '192.0.2.60');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].field).toBe('username');
+    // Past the contract (e.g. an address from a proxy's header), a key too long for an index entry is hashed.
+    const limiter = new AttemptLimiter(t.db.pool);
+    const long = randomBytes(4000).toString('hex');
+    const attempt = await limiter.reserve(LOGIN_POLICY, { account: long, address: long });
+    await attempt.release();
+    const { rows } = await t.db.pool.query<{ key: string }>(
+      "select key from attempt_counters where scope = 'account_address' and key like 'sha256:%'",
+    );
+    expect(rows).toHaveLength(1);
+  });
+
   it('keeps no counter for a refused attempt and purges ended windows', async () => {
     const { rows } = await t.db.pool.query<{ attempts: number }>(
       "select attempts from attempt_counters where kind = 'login' and scope = 'account_address' and key = $1",
@@ -197,7 +213,6 @@ describe('counters', () => {
     // An ended window starts over: the victim may try again.
     expect((await login(t.app, 'victim@acme.test', 'correct horse', '203.0.113.7')).statusCode).toBe(200);
     await t.db.pool.query("update attempt_counters set window_ends = now() - interval '1 second'");
-    const { AttemptLimiter } = await import('./attempt-limiter');
     expect(await new AttemptLimiter(t.db.pool).purgeEnded()).toBeGreaterThan(0);
     expect(Number((await t.db.pool.query('select count(*) from attempt_counters')).rows[0].count)).toBe(0);
   });
