@@ -29,7 +29,10 @@ import {
  * a media file and a broadcast. Every route the app serves is walked (the route table comes from Fastify
  * itself, so a route added tomorrow is walked tomorrow) and each way B could reach A's data is tried:
  * (a) B's token with A's X-WABA-ID, (b) B's token and account with one of A's ids in the path, query or body,
- * (c) no token. None may answer 2xx or show A's names and numbers. A's own requests are the positive control.
+ * (c) no token. None may answer 2xx or show A's names and numbers. In (b) the answer is 403 or 404, or else a
+ * 4xx exactly like the one for an id that names nothing (a broadcast naming a foreign template gets the same
+ * 400 'Please select a message template' as one naming no template): either way B cannot tell A's object
+ * exists. A's own requests, with the same samples, are the positive control (so nothing passes by 404ing).
  */
 
 let t: TestApp;
