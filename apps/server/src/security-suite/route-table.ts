@@ -22,8 +22,8 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
-export const routeKey = (operation: { method: string; path: string }) =>
-  `${operation.method} ${operation.path}`;
+// One reader of Fastify's own route table (printRoutes) for the whole security suite.
+export { routeKey, servedRoutes } from './route-matrix';
 
 /** `$ref: '#/components/schemas/X'` → the schema X of the document. */
 export function refResolver(doc: OpenApiDocument): RefResolver {
@@ -57,26 +57,4 @@ export function documentedOperations(doc: OpenApiDocument): Operation[] {
     }
   }
   return operations;
-}
-
-/**
- * Every route Fastify serves, read from `app.printRoutes({ commonPrefix: false })` (a tree drawn with one
- * level per four columns), in OpenAPI form (`:id` → `{id}`). This is the ground truth the OpenAPI document
- * is compared with, so a route hidden from the document cannot escape the fuzz unnoticed.
- */
-export function servedRoutes(printed: string): Array<{ method: string; path: string }> {
-  const routes: Array<{ method: string; path: string }> = [];
-  const prefixes: string[] = [];
-  for (const line of printed.split('\n')) {
-    const match = /^((?:[│ ] {3})*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const level = match[1]!.length / 4;
-    const path = (prefixes[level - 1] ?? '') + match[2]!;
-    prefixes[level] = path;
-    prefixes.length = level + 1;
-    for (const method of (match[3] ?? '').split(',').map((m) => m.trim())) {
-      if (method) routes.push({ method, path: path.replace(/:(\w+)/g, '{$1}') });
-    }
-  }
-  return routes;
 }
