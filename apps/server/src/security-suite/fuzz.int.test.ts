@@ -11,11 +11,12 @@ import { documentedOperations, type Operation, refResolver, routeKey, servedRout
  * Issue 13 item 7: a property-based fuzz of every endpoint, generated from the zod contracts through the
  * OpenAPI document the app serves. Each run is one request to one route, as the signed-in owner of a real
  * account with real contacts, a template and a broadcast: path, query, headers and body from the route's
- * schema, plausible values mixed with hostile ones (NULs, lone surrogates, huge and negative numbers as
- * numbers and as text, 500-level nesting, prototype keys, very long strings, wrong types, odd content types).
+ * schema or a valid example, plausible (reaching handlers, Postgres and the sandbox) or mixed with hostile
+ * values (NULs, lone surrogates, huge and negative numbers as numbers and as text, 500- and 200,000-level
+ * nesting, prototype keys, very long strings, wrong types, odd content types, broken percent-escapes).
  *
- * Property: never a 5xx, and every 4xx names a field (`errors[].field`, or the import's numbered rows).
- * HERALD_FUZZ_RUNS (default 2,000) and HERALD_FUZZ_SEED (default fixed, printed) set the run.
+ * Property: never a 5xx, and every 4xx names a field (see namesAField). It prints one JSON line with the
+ * request and 5xx counts. HERALD_FUZZ_RUNS (default 2,000) and HERALD_FUZZ_SEED (default fixed) set the run.
  */
 
 const RUNS = Number(process.env.HERALD_FUZZ_RUNS ?? 2_000);
