@@ -1,4 +1,7 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +25,13 @@ let context: BrowserContext;
 let page: Page;
 let framer: Server;
 let framerUrl: string;
+
+// A 1×1 PNG, a real image for the header preview.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PNG_FILE = path.join(os.tmpdir(), `herald-e2e-${process.pid}-csp.png`);
 
 const EMAIL = 'csp@bakery.test';
 const PASSWORD = 'correct horse battery';
@@ -96,6 +106,7 @@ afterEach((task) => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((done) => framer?.close(done));
+  rmSync(PNG_FILE, { force: true });
   await stack?.stop();
   if (stack) await removeDataDir(stack.dataDir);
 });
@@ -165,6 +176,19 @@ describe('security headers in Chromium', () => {
     }
     await page.getByRole('tab', { name: 'WhatsApp Accounts' }).click();
     await page.getByText('WhatsApp Business Accounts').first().waitFor();
+
+    // A header image previewed from its object URL (blob:), as the template form does.
+    await page.goto(`${stack.url}/template/create-template`);
+    await page
+      .getByRole('region', { name: 'Header Configuration' })
+      .getByText('Image', { exact: true })
+      .click();
+    writeFileSync(PNG_FILE, PNG);
+    await page.getByLabel('Click to upload or drag and drop').setInputFiles(PNG_FILE);
+    const preview = page.getByRole('img', { name: 'Header image preview' });
+    await preview.waitFor();
+    expect(await preview.getAttribute('src')).toMatch(/^blob:/);
+    await expect.poll(() => preview.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1);
     expectNoViolation();
   });
 
