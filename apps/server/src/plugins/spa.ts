@@ -41,7 +41,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
         .type('text/plain')
         .send('The web app is not built yet: run `npm start` (it builds it) or `npm run build -w apps/web`.');
     }
-    const body: ErrorResponse = { detail: `Not found: ${request.method} ${request.url.split('?')[0]}` };
+    const detail = `Not found: ${request.method} ${request.url.split('?')[0]}`;
+    const body: ErrorResponse = { detail, message: detail, errors: [{ field: 'path', message: detail }] };
     return reply.code(404).send(body);
   });
 }

@@ -11,6 +11,8 @@ export interface AttemptPolicy {
   kind: 'login' | 'pin' | 'signup';
   windowSeconds: number;
   limits: Partial<Record<AttemptScope, number>>;
+  /** The request field whose guesses the limit guards: the 429 names it, as every 4xx names its field. */
+  field: string;
   /** The 429 message, given the whole minutes to wait. */
   refusal: (minutes: number) => string;
 }
@@ -26,6 +28,7 @@ export const LOGIN_POLICY: AttemptPolicy = {
   kind: 'login',
   windowSeconds: 15 * 60,
   limits: { account_address: 10, address: 50, account: 100 },
+  field: 'password',
   refusal: (wait) => `Too many failed sign-in attempts. Try again in ${minutes(wait)}.`,
 };
 
@@ -37,6 +40,7 @@ export const PIN_POLICY: AttemptPolicy = {
   kind: 'pin',
   windowSeconds: 15 * 60,
   limits: { account: 5, address: 10 },
+  field: 'pin',
   refusal: (wait) => `Too many failed PIN attempts. Try again in ${minutes(wait)}.`,
 };
 
@@ -45,6 +49,7 @@ export const SIGNUP_POLICY: AttemptPolicy = {
   kind: 'signup',
   windowSeconds: 60 * 60,
   limits: { address: 20 },
+  field: 'code',
   refusal: (wait) => `Too many sign-up attempts from this address. Try again in ${minutes(wait)}.`,
 };
 
@@ -119,7 +124,8 @@ export class AttemptLimiter {
     const answer = rows[0]!;
     if (!answer.reserved) {
       const wait = answer.retry_after_seconds;
-      throw new HttpError(429, policy.refusal(Math.ceil(wait / 60)), undefined, {
+      const message = policy.refusal(Math.ceil(wait / 60));
+      throw new HttpError(429, message, [{ field: policy.field, message }], {
         'retry-after': String(wait),
       });
     }

@@ -1,4 +1,4 @@
-import { ErrorResponseSchema } from '@herald/contracts';
+import { ErrorResponseSchema, findUnsafeInput } from '@herald/contracts';
 import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Pool } from '../../db/pool';
@@ -62,13 +62,18 @@ export function webhookRoutes(deps: {
           throw HttpError.field(401, 'X-Hub-Signature-256', 'Invalid webhook signature');
         }
         const text = raw.toString('utf8');
+        let parsed: unknown;
         try {
-          JSON.parse(text);
+          parsed = JSON.parse(text);
         } catch {
           throw HttpError.field(400, 'body', 'The webhook body is not valid JSON');
         }
+        // The contracts' one input rule: a NUL, a lone surrogate or nesting deeper than Postgres's jsonb parser
+        // can hold (its stack overflows: 54001) is the sender's fault, refused before it reaches the database.
+        const unsafe = findUnsafeInput(parsed, 'body');
+        if (unsafe) throw HttpError.field(400, unsafe.field, unsafe.message);
         await inbox.store(text).catch((error: { code?: string }) => {
-          // Data exceptions (class 22): valid JSON that jsonb cannot hold, such as a \u0000 escape.
+          // Data exceptions (class 22): valid JSON that jsonb cannot hold that the rule above did not foresee.
           if (error.code?.startsWith('22'))
             throw HttpError.field(400, 'body', 'The webhook body cannot be stored as JSON');
           throw error;

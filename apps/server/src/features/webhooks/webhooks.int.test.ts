@@ -81,6 +81,17 @@ describe('POST /webhooks/whatsapp', () => {
     expect(await storedCount()).toBe(before);
   });
 
+  it('answers 400 naming body for a signed body nested deeper than jsonb can parse, storing nothing', async () => {
+    const before = await storedCount();
+    // 200,000 nested arrays: valid JSON under the 5 MB limit that overflows Postgres's jsonb parser (54001).
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const response = await post(deep, signBody(t.config.META_APP_SECRET, deep));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].field).toMatch(/^body/);
+    expect(response.json().detail).toMatch(/nested too deeply/);
+    expect(await storedCount()).toBe(before);
+  });
+
   it('keeps an event whose handler fails, with its error, without blocking the others', async () => {
     const bad = payload({ fail: true });
     const good = payload({ n: 3 });
@@ -105,7 +116,7 @@ describe('POST /webhooks/whatsapp', () => {
       ),
     );
     expect(responses.map((r) => r.statusCode).filter((code) => code !== 200)).toEqual([400]);
-    expect(responses[30]!.json().errors[0].field).toBe('body');
+    expect(responses[30]!.json().errors[0].field).toBe('body.entry.0.changes.0.value.text');
     expect(await storedCount()).toBe(before + 60);
     const { rows } = await t.db.pool.query(
       `select count(distinct payload->'entry'->0->'changes'->0->'value'->>'burst')::int as n
