@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { contactsUser } from '../contacts/contacts-test-helpers';
-import { signBody } from './signature';
+import { postSignedWebhook } from './webhook-test-helpers';
 
 // Replays with a visible consequence: an old STOP replayed after the person's START must not opt them out again.
 let t: TestApp;
@@ -48,16 +48,7 @@ function inboundBody(from: string, text: string, id: string): string {
   });
 }
 
-const deliver = (body: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/webhooks/whatsapp',
-    headers: {
-      'content-type': 'application/json',
-      'x-hub-signature-256': signBody(t.config.META_APP_SECRET, body),
-    },
-    payload: body,
-  });
+const deliver = (body: string) => postSignedWebhook(t, body);
 
 async function optedOutNumbers(): Promise<string[]> {
   const { rows } = await t.db.pool.query<{ whatsapp_number: string }>(

@@ -9,7 +9,14 @@ export async function postMessagesWebhook(t: TestApp, wabaId: string, value: Rec
       { id: wabaId, changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', ...value } }] },
     ],
   });
-  const response = await t.app.inject({
+  const response = await postSignedWebhook(t, body);
+  await t.app.webhooks.idle();
+  return response;
+}
+
+/** Posts a raw body signed with the app secret, as Meta would, without waiting for it to be applied. */
+export function postSignedWebhook(t: TestApp, body: string) {
+  return t.app.inject({
     method: 'POST',
     url: '/webhooks/whatsapp',
     headers: {
@@ -18,6 +25,4 @@ export async function postMessagesWebhook(t: TestApp, wabaId: string, value: Rec
     },
     payload: body,
   });
-  await t.app.webhooks.idle();
-  return response;
 }
