@@ -38,7 +38,10 @@ export async function startWorker(options: {
   // migrate: false — pg-boss only checks its schema version; an outdated schema stops the worker with
   // 'pg-boss database requires migrations' instead of a permission error halfway through a migration.
   const boss = new PgBoss({ connectionString: options.databaseUrl, max: 4, migrate: false });
-  boss.on('error', options.onError ?? (() => undefined));
+  // pg-boss reports a lost connection (a database restart) here and keeps polling; without a listener the
+  // 'error' event would end the process (decision 021).
+  const onError = options.onError ?? ((error: Error) => console.warn(`worker: ${error.message}`));
+  boss.on('error', (error) => onError(error));
   await boss.start();
   await boss.createQueue(HEARTBEAT_QUEUE);
   await boss.work(HEARTBEAT_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
@@ -59,8 +62,11 @@ export async function startWorker(options: {
     const sender = new MessageSender(options.broadcasts.graphApiBase, options.broadcasts.graphVersion);
     const log = {
       info: () => undefined,
-      error: (details: object, message: string) =>
-        options.onError?.(new Error(`${message}: ${JSON.stringify(details)}`)),
+      error: (details: object, message: string) => {
+        const { err, ...rest } = details as { err?: Error };
+        const context = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
+        onError(new Error(`${message}: ${err?.message ?? 'unknown error'}${context}`));
+      },
     };
     const engine = new BroadcastEngine({
       pool: options.pool,

@@ -1,7 +1,11 @@
 import type { ErrorResponse } from '@herald/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
 import { HttpError } from '../http-error';
+
+/** Seconds a client is asked to wait while the database is away (a restart takes a few). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 function fieldName(context: string | undefined, instancePath: string): string {
   const inner = instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
@@ -10,7 +14,7 @@ function fieldName(context: string | undefined, instancePath: string): string {
 
 /**
  * The one error handler: validation problems → 400 naming each field, client errors keep their status with
- * a plain message, anything else → 500 with a generic detail (the stack stays in the log, never the answer).
+ * a plain message, a database that is away → 503 with Retry-After, anything else → 500 with a generic detail (the stack stays in the log, never the answer).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -31,6 +35,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       };
       if (error.headers) void reply.headers(error.headers);
       return reply.code(error.statusCode).send(body);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A database restart or failover is not the request's fault: 503 tells clients to come back.
+      request.log.warn({ err: error }, 'database unavailable');
+      const body: ErrorResponse = {
+        detail: DATABASE_UNAVAILABLE_MESSAGE,
+        message: DATABASE_UNAVAILABLE_MESSAGE,
+      };
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

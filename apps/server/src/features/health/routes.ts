@@ -27,8 +27,10 @@ export function healthRoutes(pool: Pool): FastifyPluginAsyncZod {
           };
         } catch (error) {
           reply.log.warn({ err: error }, 'health check: database unavailable');
+          // Recovers by itself: the pool drops broken connections and opens new ones once Postgres is back.
           return reply
             .code(503)
+            .header('retry-after', '5')
             .send({ status: 'unavailable', database: 'down', last_worker_heartbeat: null });
         }
       },
