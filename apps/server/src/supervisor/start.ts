@@ -3,8 +3,9 @@ import type { Config } from '../config';
 import { EMBEDDED_APP_ROLE, ensureAppRole, migrateAndGrant } from '../db/app-role';
 import { migrate } from '../db/migrate';
 import { serverCli } from '../paths';
-import { type SupervisedChild, spawnChild } from './child';
+import { spawnChild } from './child';
 import { appSecretsFrom, type LocalSecrets, loadOrCreateLocalSecrets } from './local-secrets';
+import { keepRunning, type RestartingChild } from './restarting-child';
 import { buildWeb, webBuildIsStale } from './web-build';
 
 const write = (line: string) => process.stdout.write(`${line}\n`);
@@ -13,11 +14,12 @@ const write = (line: string) => process.stdout.write(`${line}\n`);
  * `herald start`: everything on one machine. An embedded Postgres (unless DATABASE_URL is set), migrations as
  * the database owner, a fresh web build when sources changed, then the sandbox Cloud API, the API server and
  * the worker, each its own process; the server and worker connect as the least-privilege application role
- * (decision 018). SIGINT/SIGTERM stop the app processes first and the database last.
+ * (decision 018). A child that exits on its own after it was ready is restarted with a back-off (decision 021);
+ * SIGINT/SIGTERM stop the app processes first and the database last.
  */
 export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<void> {
-  let database: SupervisedChild | undefined;
-  const services: SupervisedChild[] = [];
+  let database: RestartingChild | undefined;
+  const services: RestartingChild[] = [];
   let stopping = false;
 
   const shutdown = async (exitCode: number) => {
@@ -31,15 +33,6 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
-  const watch = (child: SupervisedChild) => {
-    void child.exited.then((code) => {
-      if (stopping) return;
-      write(`${child.name} exited unexpectedly (${code}); stopping everything.`);
-      void shutdown(1);
-    });
-    return child;
-  };
-
   try {
     let localSecrets: LocalSecrets | undefined;
     let databaseUrl: string;
@@ -51,8 +44,12 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
     } else {
       // Made (or completed) before the database child starts: it reads the owner's password from the file.
       localSecrets = loadOrCreateLocalSecrets(config.dataDir);
-      database = watch(spawnChild('postgres', serverCli, ['db'], env, write));
-      const ownerUrl = (await database.message<{ url: string }>('ready')).url;
+      database = keepRunning({
+        name: 'postgres',
+        spawn: () => spawnChild('postgres', serverCli, ['db'], env, write),
+        write,
+      });
+      const ownerUrl = (await database.ready<{ url: string }>()).url;
       const migration = await migrate(ownerUrl);
       if (migration.applied.length > 0) write(`Applied migrations: ${migration.applied.join(', ')}`);
       databaseUrl = await ensureAppRole(ownerUrl, EMBEDDED_APP_ROLE, localSecrets.EMBEDDED_PG_APP_PASSWORD);
@@ -69,9 +66,13 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
         : appSecretsFrom(localSecrets ?? loadOrCreateLocalSecrets(config.dataDir));
     const childEnv = appProcessEnv(env, { secrets, databaseUrl, graphApiBase: config.graphApiBase });
     const start = async (name: string, command: string) => {
-      const child = watch(spawnChild(name, serverCli, [command], childEnv, write));
+      const child = keepRunning({
+        name,
+        spawn: () => spawnChild(name, serverCli, [command], childEnv, write),
+        write,
+      });
       services.push(child);
-      await child.message('ready');
+      await child.ready();
     };
     await start('sandbox', 'sandbox');
     await Promise.all([start('server', 'serve'), start('worker', 'work')]);
