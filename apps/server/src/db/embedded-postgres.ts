@@ -33,10 +33,7 @@ export async function startEmbeddedPostgres(options: {
   const databaseDir = path.join(options.dataDir, 'postgres');
   const log = options.onLog ?? (() => undefined);
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    letOthersTraverse(options.dataDir);
-    letOthersTraverse(postgresBinaryDir());
-  }
+  if (asRoot) letPostgresUserReach(options.dataDir);
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
@@ -106,6 +103,15 @@ async function ensureDatabase(cluster: EmbeddedPostgres, name: string): Promise<
   } finally {
     await client.end();
   }
+}
+
+/**
+ * As root, Postgres runs as the `postgres` user, which must reach its binaries and the data folder: call this
+ * before creating a cluster there as root (any cluster, also one a test makes directly).
+ */
+export function letPostgresUserReach(dataDir: string): void {
+  letOthersTraverse(dataDir);
+  letOthersTraverse(postgresBinaryDir());
 }
 
 /** The folder of the platform package holding the postgres binaries (inside node_modules). */
