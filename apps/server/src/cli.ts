@@ -76,7 +76,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
         graphVersion: config.GRAPH_API_VERSION,
         encryptionKey,
         leaseSeconds: config.SENDER_LEASE_SECONDS,
-        unconfirmedTimeoutSeconds: config.UNCONFIRMED_TIMEOUT_SECONDS,
+        unconfirmedTimeoutSeconds: config.MESSAGE_OUTCOME_TIMEOUT_SECONDS,
       },
     });
     stopOnSignal(async () => {

@@ -66,12 +66,16 @@ export const EnvSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(7_776_000).default(1_209_600),
   /** How long a broadcast sender's lease on a phone number lasts without renewal (a dead worker's, then taken over). */
   SENDER_LEASE_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).default(15),
-  /** An unconfirmed message (its sender died mid-request) with no status webhook after this long is failed, never resent. */
-  UNCONFIRMED_TIMEOUT_SECONDS: z.coerce
+  /**
+   * An unconfirmed message (its sender died mid-request) with no status webhook after this long gets the outcome
+   * 'unknown', so its broadcast completes; never resent, and a later status still updates it (decision 022).
+   */
+  MESSAGE_OUTCOME_TIMEOUT_SECONDS: z.coerce
     .number({ message: 'must be a number of seconds' })
     .int()
     .min(1)
-    .default(600),
+    .max(604_800, 'must be at most 604800 (7 days, how long Meta retries a webhook)')
+    .default(3_600),
   /** The largest contact CSV accepted (bytes); larger uploads are refused with 413 before being read. */
   IMPORT_MAX_BYTES: z.coerce
     .number({ message: 'must be a number of bytes' })

@@ -146,7 +146,8 @@ export type BroadcastListResponse = z.infer<typeof BroadcastListResponseSchema>;
 
 /**
  * The delivery report of one broadcast: every recipient with how far its message got. Outcomes group the
- * message states a user tells apart; `pending` covers the states on the way to Meta.
+ * message states a user tells apart; `pending` covers the states on the way to Meta, `unknown` a message
+ * whose fate WhatsApp never told within MESSAGE_OUTCOME_TIMEOUT_SECONDS (a later status still updates it).
  */
 export const RECIPIENT_OUTCOMES = {
   pending: ['queued', 'sending', 'accepted', 'unconfirmed'],
@@ -154,6 +155,8 @@ export const RECIPIENT_OUTCOMES = {
   delivered: ['delivered'],
   read: ['read'],
   failed: ['failed'],
+  /** No status webhook settled it in time (decision 022): it may or may not have been delivered. */
+  unknown: ['unknown'],
   cancelled: ['cancelled'],
 } as const satisfies Record<string, readonly string[]>;
 export type RecipientOutcome = keyof typeof RECIPIENT_OUTCOMES;
@@ -190,7 +193,7 @@ export const BroadcastRecipientSchema = z
     contact_name: z.string().nullable(),
     whatsapp_number: z.string(),
     outcome: z.enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]]),
-    /** Meta's error code and title when the message failed. */
+    /** Meta's error code and title when the message failed; for an unknown outcome, why it is unknown. */
     error_code: z.number().int().nullable(),
     error_title: z.string().nullable(),
     /** When the message last moved (accepted, delivered, read or failed); null while it waits. */

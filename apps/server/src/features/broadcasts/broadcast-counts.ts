@@ -14,19 +14,32 @@ const RECOUNT_SQL = `
    where b.id = s.broadcast_id`;
 
 /**
+ * Locks broadcast rows in id order: the first step of the one lock order every writer of broadcast and message
+ * rows follows (broadcast rows by id, then message rows by id; decision 022), so no two writers can deadlock.
+ */
+export async function lockBroadcasts(client: PoolClient, broadcastIds: number[]): Promise<void> {
+  const ids = [...new Set(broadcastIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await client.query('select id from broadcasts where id = any($1::bigint[]) order by id for update', [ids]);
+}
+
+/** Recounts broadcasts whose rows this transaction has locked (lockBroadcasts), from their message rows. */
+export async function recountLockedBroadcasts(client: PoolClient, broadcastIds: number[]): Promise<void> {
+  if (broadcastIds.length === 0) return;
+  await client.query(RECOUNT_SQL, [[...new Set(broadcastIds)]]);
+}
+
+/**
  * Recounts the broadcasts' counters from their message rows: exact, whatever order events came in. The
  * broadcast rows are locked first and counted in a later statement, so the count sees every change committed
  * before it (counting first and then waiting for the lock could write an older, smaller count over a newer one).
- * Pass a client inside a transaction (webhook batches), or the pool to run in a transaction of its own.
+ * Pass a client inside a transaction, or the pool to run in a transaction of its own.
  */
 export async function refreshBroadcastCounts(db: Pool | PoolClient, broadcastIds: number[]): Promise<void> {
   if (broadcastIds.length === 0) return;
-  const ids = [...new Set(broadcastIds)].sort((a, b) => a - b);
   const recount = async (client: PoolClient) => {
-    await client.query('select id from broadcasts where id = any($1::bigint[]) order by id for update', [
-      ids,
-    ]);
-    await client.query(RECOUNT_SQL, [ids]);
+    await lockBroadcasts(client, broadcastIds);
+    await recountLockedBroadcasts(client, broadcastIds);
   };
   if ('release' in db) await recount(db);
   else await withTransaction(db, recount);

@@ -6,6 +6,8 @@ import { AUDIENCE_SQL } from './audience-sql';
 import { withTransaction } from '../../db/transaction';
 import { refreshBroadcastCounts } from './broadcast-counts';
 import type { MessageSender, SendOutcome } from './message-sender';
+import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
+import { LOCKED, settleMessages, type SendResult } from './message-settle';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 import { TokenBucket } from './token-bucket';
 
@@ -36,10 +38,7 @@ interface SendContext {
   media: Map<number, string>;
 }
 
-type Result =
-  | { id: number; state: 'accepted'; wamid: string; at: Date }
-  | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
-  | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string };
+type Result = SendResult;
 
 export interface EngineLog {
   info: (details: object, message: string) => void;
@@ -67,6 +66,7 @@ export class BroadcastEngine {
       /** Overrides the number's throughput level (tests, benchmarks). */
       mpsOverride?: number;
       leaseSeconds?: number;
+      /** An unconfirmed message with no status after this long gets the outcome 'unknown' (MESSAGE_OUTCOME_TIMEOUT_SECONDS). */
       unconfirmedTimeoutSeconds?: number;
       /** Message rows written at the start and then per slice (defaults FIRST_ROWS, SLICE_ROWS; tests shrink them). */
       audienceRows?: { first: number; slice: number };
@@ -91,7 +91,10 @@ export class BroadcastEngine {
         this.senders.set(phoneId, run);
       }
     }
-    await this.completeFinished();
+    await completeFinishedBroadcasts(
+      this.deps.pool,
+      this.deps.unconfirmedTimeoutSeconds ?? DEFAULT_OUTCOME_TIMEOUT_SECONDS,
+    );
   }
 
   /** Starts every due broadcast (the first step of a tick); answers how many started. */
@@ -264,9 +267,13 @@ export class BroadcastEngine {
     if (rows.length === 0) return false;
     if (rows[0]!.previous !== this.holder) {
       // Whoever held the lease died mid-send: its `sending` rows may or may not have reached Meta.
+      // Rows locked in id order, as every writer of message rows does (decision 022).
       await this.deps.pool.query(
-        `update broadcast_messages m set state = 'unconfirmed', unconfirmed_at = now()
-           from broadcasts b where m.broadcast_id = b.id and b.phone_number_id = $1 and m.state = 'sending'`,
+        `with x as (select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+                     where b.phone_number_id = $1 and m.state = 'sending'),
+         ${LOCKED}
+         update broadcast_messages m set state = 'unconfirmed', unconfirmed_at = now()
+           from locked l where m.id = l.id and m.state = 'sending'`,
         [phoneId],
       );
     }
@@ -292,7 +299,10 @@ export class BroadcastEngine {
         } catch (error) {
           // Not sent, provably: the batch goes back to the queue with a backoff, like a refused connection.
           const title = `Could not prepare the message: ${(error as Error).message}`;
-          await this.settle(batch.map((message) => toResult(message, { kind: 'retry', code: 0, title })));
+          await settleMessages(
+            this.deps.pool,
+            batch.map((message) => toResult(message, { kind: 'retry', code: 0, title })),
+          );
           continue;
         }
         const results = await Promise.all(
@@ -315,7 +325,7 @@ export class BroadcastEngine {
             return toResult(message, outcome);
           }),
         );
-        await this.settle(results);
+        await settleMessages(this.deps.pool, results);
         await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
       }
     } finally {
@@ -431,58 +441,6 @@ export class BroadcastEngine {
     };
   }
 
-  /** Writes a batch's outcomes in one statement per outcome kind. */
-  private async settle(results: Result[]): Promise<void> {
-    const accepted = results.filter(
-      (r): r is Extract<Result, { state: 'accepted' }> => r.state === 'accepted',
-    );
-    const retries = results.filter((r): r is Extract<Result, { state: 'queued' }> => r.state === 'queued');
-    const final = results.filter(
-      (r): r is Extract<Result, { state: 'failed' | 'unconfirmed' }> =>
-        r.state === 'failed' || r.state === 'unconfirmed',
-    );
-    const { pool } = this.deps;
-    if (accepted.length > 0) {
-      // A status webhook may already have moved the row past `sending`; only then keep its state.
-      await pool.query(
-        `update broadcast_messages m
-            set state = case when m.state in ('sending', 'unconfirmed') then 'accepted' else m.state end,
-                wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at)
-           from unnest($1::bigint[], $2::text[], $3::timestamptz[]) as x(id, wamid, at) where m.id = x.id`,
-        [accepted.map((r) => r.id), accepted.map((r) => r.wamid), accepted.map((r) => r.at)],
-      );
-    }
-    if (retries.length > 0) {
-      await pool.query(
-        `update broadcast_messages m set state = 'queued', next_attempt_at = now() + make_interval(secs => x.delay / 1000.0),
-                error_code = x.code, error_title = x.title
-           from unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) as x(id, delay, code, title)
-          where m.id = x.id and m.state = 'sending'`,
-        [
-          retries.map((r) => r.id),
-          retries.map((r) => r.delayMs),
-          retries.map((r) => r.code),
-          retries.map((r) => r.title),
-        ],
-      );
-    }
-    if (final.length > 0) {
-      await pool.query(
-        `update broadcast_messages m set state = x.state, error_code = x.code, error_title = x.title,
-                failed_at = case when x.state = 'failed' then now() end,
-                unconfirmed_at = case when x.state = 'unconfirmed' then now() end
-           from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)
-          where m.id = x.id and m.state = 'sending'`,
-        [
-          final.map((r) => r.id),
-          final.map((r) => r.state),
-          final.map((r) => r.code),
-          final.map((r) => r.title),
-        ],
-      );
-    }
-  }
-
   private async nextRetryInMs(phoneId: number): Promise<number | null> {
     // A broadcast whose audience is still being written will have more rows in a moment.
     const { rows } = await this.deps.pool.query<{ wait: number | null }>(
@@ -496,27 +454,6 @@ export class BroadcastEngine {
     );
     const wait = rows[0]?.wait;
     return wait === null || wait === undefined ? null : Math.max(0, Number(wait));
-  }
-
-  /** A broadcast is completed once no message is waiting or in flight (unconfirmed ones wait for Meta). */
-  private async completeFinished(): Promise<void> {
-    // Unconfirmed for too long: no status ever came, so it most likely never reached Meta. It is failed,
-    // truthfully, and never resent (a resend could be a duplicate).
-    const expired = await this.deps.pool.query<{ broadcast_id: number }>(
-      `update broadcast_messages set state = 'failed', failed_at = now(),
-              error_title = 'No confirmation from WhatsApp after the sender stopped; not resent to avoid a duplicate'
-        where state = 'unconfirmed' and unconfirmed_at < now() - make_interval(secs => $1)
-        returning broadcast_id::int`,
-      [this.deps.unconfirmedTimeoutSeconds ?? 600],
-    );
-    await refreshBroadcastCounts(this.deps.pool, [...new Set(expired.rows.map((r) => r.broadcast_id))]);
-    await this.deps.pool.query(
-      `update broadcasts b set status = 'completed', completed_at = now()
-        where b.status = 'sending'
-          and not exists (select 1 from broadcast_audiences a where a.broadcast_id = b.id)
-          and not exists (select 1 from broadcast_messages m
-                           where m.broadcast_id = b.id and m.state in ('queued', 'sending', 'unconfirmed'))`,
-    );
   }
 }
 

@@ -51,7 +51,7 @@ export async function readBroadcastReport(
       updated_at: Date | null;
     }>(
       `select m.id::int, c.name as contact_name, m.whatsapp_number, m.state, m.error_code, m.error_title,
-              greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at) as updated_at
+              greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.unknown_at) as updated_at
          from broadcast_messages m left join contacts c on c.id = m.contact_id
         where m.broadcast_id = $1 and ($2::text[] is null or m.state = any($2::text[]))
         order by m.whatsapp_number limit $3 offset $4`,

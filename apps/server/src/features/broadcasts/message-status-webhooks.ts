@@ -1,46 +1,76 @@
+import type { PoolClient } from 'pg';
 import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookHandler } from '../webhooks/webhook-processor';
-import { refreshBroadcastCounts } from './broadcast-counts';
+import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
 
-// Forward order of the states a status can set; failed is handled apart (terminal, beats anything not read).
-const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3 };
+/** How far a status takes a message: a status only ever moves a row to a higher rank (decision 022). */
+const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, failed: 10 };
+
+/** One status, reduced to what the statement needs; anything not of the expected type becomes null. */
+interface IncomingStatus {
+  wabaId: string;
+  rowId: string | null;
+  wamid: string | null;
+  status: string;
+  code: number | null;
+  title: string | null;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+const int32 = (value: unknown) =>
+  Number.isInteger(value) && Math.abs(value as number) < 2 ** 31 ? (value as number) : null;
+
+function incoming(wabaId: string, status: MessageStatus): IncomingStatus {
+  const error = Array.isArray(status.errors) ? status.errors[0] : undefined;
+  return {
+    wabaId,
+    rowId: text(status.biz_opaque_callback_data),
+    wamid: text(status.id),
+    status: status.status!,
+    code: status.status === 'failed' ? int32(error?.code) : null,
+    title: status.status === 'failed' ? (text(error?.title) ?? text(error?.message) ?? 'Failed') : null,
+  };
+}
 
 /**
  * `messages` webhooks: delivery statuses of broadcast messages, found by `biz_opaque_callback_data` (the row
  * id Herald sent) or the wamid, and only within the WABA the entry names. States only move forward, so
- * duplicates and out-of-order deliveries change nothing; an unconfirmed row is settled by its first status.
- * One statement per webhook; the affected broadcasts' counters are recounted exactly once per batch of webhooks.
+ * duplicates and out-of-order deliveries change nothing; an unconfirmed or unknown row is settled by its first
+ * status. Each event only collects its statuses: the batch applies them all at its end in one statement, taking
+ * its locks in the one order every writer uses (broadcast rows, then message rows, each by id; decision 022),
+ * so concurrent batches and the senders' settles cannot deadlock; then it recounts the broadcasts touched.
  */
-export const applyMessageStatuses: WebhookHandler = async (client, change, batch) => {
+export const applyMessageStatuses: WebhookHandler = async (_client, change, batch) => {
   const statuses = ((change.value as MessagesValue | undefined)?.statuses ?? []).filter(
-    (s) => typeof s.status === 'string' && (RANK[s.status] !== undefined || s.status === 'failed'),
+    (s) => typeof s?.status === 'string' && RANK[s.status] !== undefined,
   );
   if (statuses.length === 0) return;
-  // Keep the furthest status per message within this batch; Postgres updates a row once per statement.
-  const best = new Map<string, MessageStatus>();
-  for (const status of statuses) {
-    const key = status.biz_opaque_callback_data ?? status.id ?? '';
-    const current = best.get(key);
-    const rank = (s: MessageStatus) => (s.status === 'failed' ? 10 : (RANK[s.status!] ?? 0));
-    if (!current || rank(status) > rank(current)) best.set(key, status);
-  }
-  const entries = [...best.values()];
-  const { rows } = await client.query<{ broadcast_id: number }>(
-    `with incoming as (
-       select * from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[])
-                 as x(row_id, wamid, status, code, title)),
-     targets as (
-       select found.id, i.* from incoming i
-         -- By the row id Herald sent, else by wamid: one index lookup per status, whatever the statistics
-         -- say (a join here may walk every message of the broadcast when they are stale, as after a start).
-         cross join lateral (
-           select m.id, m.broadcast_id from broadcast_messages m
-            where m.id = case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end
-           union all
-           select m.id, m.broadcast_id from broadcast_messages m where m.wamid = i.wamid
-           limit 1) found
-        where exists (select 1 from broadcasts b join waba_accounts w on w.id = b.waba_account_id
-                       where b.id = found.broadcast_id and w.waba_id = $1))
+  const pending = batch.collect('message-statuses', () => [] as IncomingStatus[], applyStatuses);
+  for (const status of statuses) pending.push(incoming(change.wabaId, status));
+};
+
+async function applyStatuses(client: PoolClient, statuses: IncomingStatus[]): Promise<void> {
+  if (statuses.length === 0) return;
+  const params = [
+    statuses.map((s) => s.wabaId),
+    statuses.map((s) => s.rowId),
+    statuses.map((s) => s.wamid),
+    statuses.map((s) => s.status),
+    statuses.map((s) => s.code),
+    statuses.map((s) => s.title),
+  ];
+  // The furthest status per message row, within the WABA each entry names. Plain reads: no lock yet.
+  const { rows: targets } = await client.query<{ broadcast_id: number }>(
+    `${TARGETS_SQL} select distinct broadcast_id::int from best`,
+    params,
+  );
+  if (targets.length === 0) return;
+  const broadcastIds = targets.map((t) => t.broadcast_id);
+  await lockBroadcasts(client, broadcastIds);
+  await client.query(
+    `${TARGETS_SQL},
+     locked as materialized (
+       select m.id from broadcast_messages m where m.id in (select id from best) order by m.id for update)
      update broadcast_messages m
         set state = t.status,
             wamid = coalesce(m.wamid, t.wamid),
@@ -48,31 +78,38 @@ export const applyMessageStatuses: WebhookHandler = async (client, change, batch
             delivered_at = case when t.status in ('delivered', 'read') then coalesce(m.delivered_at, now()) else m.delivered_at end,
             read_at = case when t.status = 'read' then coalesce(m.read_at, now()) else m.read_at end,
             failed_at = case when t.status = 'failed' then now() else m.failed_at end,
-            error_code = case when t.status = 'failed' then t.code else m.error_code end,
-            error_title = case when t.status = 'failed' then t.title else m.error_title end
-       from targets t
+            -- An unknown outcome's explanation no longer holds once WhatsApp has told what happened.
+            error_code = case when t.status = 'failed' then t.code when m.state = 'unknown' then null else m.error_code end,
+            error_title = case when t.status = 'failed' then t.title when m.state = 'unknown' then null else m.error_title end
+       from best t join locked l on l.id = t.id
       where m.id = t.id
         and m.state not in ('failed', 'read')
         and (t.status = 'failed'
              or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
                 < array_position(array['sent', 'delivered', 'read'], t.status))
-        and not (t.status = 'failed' and m.state = 'delivered')
-     returning m.broadcast_id::int`,
-    [
-      change.wabaId,
-      entries.map((s) => s.biz_opaque_callback_data ?? null),
-      entries.map((s) => s.id ?? null),
-      entries.map((s) => s.status!),
-      entries.map((s) => s.errors?.[0]?.code ?? null),
-      entries.map((s) =>
-        s.status === 'failed' ? (s.errors?.[0]?.title ?? s.errors?.[0]?.message ?? 'Failed') : null,
-      ),
-    ],
+        and not (t.status = 'failed' and m.state = 'delivered')`,
+    params,
   );
-  const touched = batch.collect(
-    'broadcast-counts',
-    () => new Set<number>(),
-    (batchClient, ids) => refreshBroadcastCounts(batchClient, [...ids]),
-  );
-  for (const row of rows) touched.add(row.broadcast_id);
-};
+  await recountLockedBroadcasts(client, broadcastIds);
+}
+
+/** Resolves each status to its message row (by the row id Herald sent, else by wamid) and keeps the furthest per row. */
+const TARGETS_SQL = `
+  with incoming as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[])
+              as x(waba_id, row_id, wamid, status, code, title)),
+  targets as (
+    select found.id, found.broadcast_id, i.*,
+           case i.status when 'failed' then 10 when 'read' then 3 when 'delivered' then 2 else 1 end as rank
+      from incoming i
+      -- One index lookup per status, whatever the statistics say (a join here may walk every message of
+      -- the broadcast when they are stale, as after a start).
+      cross join lateral (
+        select m.id, m.broadcast_id from broadcast_messages m
+         where m.id = case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end
+        union all
+        select m.id, m.broadcast_id from broadcast_messages m where m.wamid = i.wamid
+        limit 1) found
+     where exists (select 1 from broadcasts b join waba_accounts w on w.id = b.waba_account_id
+                    where b.id = found.broadcast_id and w.waba_id = i.waba_id)),
+  best as (select distinct on (id) * from targets order by id, rank desc)`;

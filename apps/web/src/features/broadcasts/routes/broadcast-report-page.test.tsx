@@ -21,7 +21,7 @@ function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): Bro
 function report(results: BroadcastRecipient[], overrides: Partial<BroadcastReport> = {}): BroadcastReport {
   return {
     broadcast: { id: 7, name: 'Summer launch', template_name: 'summer_sale', status: 'completed' },
-    outcomes: { pending: 0, sent: 0, delivered: 28, read: 10, failed: 2, cancelled: 0 },
+    outcomes: { pending: 0, sent: 0, delivered: 28, read: 10, failed: 2, unknown: 0, cancelled: 0 },
     count: 40,
     next: 'http://api.test/broadcast/7/recipients/?page=2',
     previous: null,
@@ -79,6 +79,7 @@ describe('Delivery report (/broadcast/:id)', () => {
       'Delivered · 28',
       'Read · 10',
       'Failed · 2',
+      'Unknown · 0',
       'Cancelled · 0',
     ]);
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
@@ -94,6 +95,33 @@ describe('Delivery report (/broadcast/:id)', () => {
     expect(asked).toEqual([null, 'failed']);
     // One page only: no pagination.
     expect(screen.queryByText(/Page \d+ of/)).toBeNull();
+  });
+
+  it('shows an unknown outcome with why it is unknown, and filters by it', async () => {
+    const why =
+      'No delivery status arrived from WhatsApp within 1 hour; the message may or may not have been delivered.';
+    const fetchMock = stubFetch((request) => {
+      const outcome = new URL(request.url).searchParams.get('outcome');
+      const unknown = recipient(4, { outcome: 'unknown', error_title: why });
+      const outcomes = { pending: 0, sent: 0, delivered: 35, read: 2, failed: 0, unknown: 3, cancelled: 0 };
+      return outcome === 'unknown'
+        ? json(report([unknown], { outcomes, count: 3, next: null }))
+        : json(report([recipient(1), unknown], { outcomes }));
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    expect(await screen.findByText('Contact 4')).toBeTruthy();
+    expect(cells('Contact 4').slice(2, 4)).toEqual(['Unknown', why]);
+    expect(cells('Contact 1')[3]).toBe('—');
+    expect(screen.getByRole('columnheader', { name: 'Details' })).toBeTruthy();
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    fireEvent.click(filters.getByRole('button', { name: 'Unknown · 3' }));
+    await screen.findByText('Contact 4');
+    expect(filters.getByRole('button', { name: 'Unknown · 3' }).getAttribute('aria-pressed')).toBe('true');
+    const asked = fetchMock
+      .requests()
+      .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
+      .map((r) => new URL(r.url).searchParams.get('outcome'));
+    expect(asked).toEqual([null, 'unknown']);
   });
 
   it('shows the server’s error for a broadcast it cannot find', async () => {

@@ -23,6 +23,7 @@ const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
   delivered: 'Delivered',
   read: 'Read',
   failed: 'Failed',
+  unknown: 'Unknown',
   cancelled: 'Cancelled',
 };
 
@@ -32,10 +33,11 @@ const OUTCOME_TONES: Record<RecipientOutcome, string> = {
   delivered: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   read: 'bg-violet-50 text-violet-700 ring-violet-200',
   failed: 'bg-red-50 text-red-700 ring-red-200',
+  unknown: 'bg-orange-50 text-orange-700 ring-orange-200',
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
 };
 
-const HEADERS: readonly DataTableHeader[] = ['Name', 'Number', 'Outcome', 'Error', 'Last Update'].map(
+const HEADERS: readonly DataTableHeader[] = ['Name', 'Number', 'Outcome', 'Details', 'Last Update'].map(
   (label) => ({ key: label, label }),
 );
 
@@ -60,7 +62,8 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
             {recipient.error_title ? ` · ${recipient.error_title}` : ''}
           </span>
         ) : (
-          '—'
+          // Without a code: why the outcome is unknown, or a failure Herald found itself (an opt-out).
+          (recipient.error_title ?? '—')
         )}
       </td>
       <td className="px-3 py-3 whitespace-nowrap text-slate-600">
@@ -72,7 +75,8 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
 
 /**
  * A broadcast's delivery report (/broadcast/:id): how many recipients reached each outcome, and every
- * recipient with its outcome and, for a failure, Meta's error code and title; filtered by outcome.
+ * recipient with its outcome and, for a failure, Meta's error code and title (for an unknown outcome, why it
+ * is unknown); filtered by outcome.
  */
 export function BroadcastReportPage() {
   const id = Number(useParams().id);

@@ -1,0 +1,51 @@
+import type { Pool } from '../../db/pool';
+import { refreshBroadcastCounts } from './broadcast-counts';
+import { LOCKED } from './message-settle';
+
+/**
+ * MESSAGE_OUTCOME_TIMEOUT_SECONDS's default (config.ts): how long an unconfirmed message waits for a status
+ * before its outcome is 'unknown'. Decision 022 says why an hour.
+ */
+export const DEFAULT_OUTCOME_TIMEOUT_SECONDS = 3_600;
+
+/**
+ * A broadcast is completed once nothing is left to send or in doubt (decision 022): no message queued,
+ * sending or unconfirmed, and its audience written. Accepted messages do not hold it: their statuses keep
+ * updating the counts after it completes.
+ */
+export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSeconds: number): Promise<void> {
+  // Unconfirmed (its sender died mid-request) with no status webhook within the outcome timeout: its fate is
+  // unknown. Never resent (a resend could be a duplicate); a status that comes later still settles it.
+  const expired = await pool.query<{ broadcast_id: number }>(
+    `with x as (select id from broadcast_messages
+                 where state = 'unconfirmed' and unconfirmed_at < now() - make_interval(secs => $1)),
+     ${LOCKED}
+     update broadcast_messages m set state = 'unknown', unknown_at = now(), error_code = null, error_title = $2
+       from locked l where m.id = l.id and m.state = 'unconfirmed'
+     returning m.broadcast_id::int`,
+    [outcomeTimeoutSeconds, unknownExplanation(outcomeTimeoutSeconds)],
+  );
+  await refreshBroadcastCounts(pool, [...new Set(expired.rows.map((r) => r.broadcast_id))]);
+  await pool.query(
+    `with finished as materialized (
+       select b.id from broadcasts b
+        where b.status = 'sending'
+          and not exists (select 1 from broadcast_audiences a where a.broadcast_id = b.id)
+          and not exists (select 1 from broadcast_messages m
+                           where m.broadcast_id = b.id and m.state in ('queued', 'sending', 'unconfirmed'))
+        order by b.id for update of b)
+     update broadcasts b set status = 'completed', completed_at = now()
+       from finished f where b.id = f.id and b.status = 'sending'`,
+  );
+}
+
+/** The report's explanation of an unknown outcome, naming the time waited ("1 hour", "90 minutes", "2 seconds"). */
+export function unknownExplanation(seconds: number): string {
+  const [n, unit] =
+    seconds % 3_600 === 0
+      ? [seconds / 3_600, 'hour']
+      : seconds % 60 === 0
+        ? [seconds / 60, 'minute']
+        : [seconds, 'second'];
+  return `No delivery status arrived from WhatsApp within ${n} ${unit}${n === 1 ? '' : 's'}; the message may or may not have been delivered.`;
+}

@@ -1,0 +1,74 @@
+import type { Pool } from '../../db/pool';
+
+/** What one send came to, as the sender writes it back to the message row. */
+export type SendResult =
+  | { id: number; state: 'accepted'; wamid: string; at: Date }
+  | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
+  | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string };
+
+/**
+ * Locks the message rows named in `x` in id order before an update touches them: an update's own row order
+ * follows its plan, and two writers locking the same rows in different orders deadlock (decision 022).
+ */
+export const LOCKED = `locked as materialized (
+  select m.id from broadcast_messages m where m.id in (select id from x) order by m.id for update)`;
+
+/**
+ * Writes a batch's outcomes in one statement per outcome kind, each its own transaction holding only message
+ * rows, locked in id order (decision 022). The caller recounts the broadcasts afterwards.
+ */
+export async function settleMessages(pool: Pool, results: SendResult[]): Promise<void> {
+  const accepted = results.filter(
+    (r): r is Extract<SendResult, { state: 'accepted' }> => r.state === 'accepted',
+  );
+  const retries = results.filter((r): r is Extract<SendResult, { state: 'queued' }> => r.state === 'queued');
+  const final = results.filter(
+    (r): r is Extract<SendResult, { state: 'failed' | 'unconfirmed' }> =>
+      r.state === 'failed' || r.state === 'unconfirmed',
+  );
+  if (accepted.length > 0) {
+    // A status webhook may already have moved the row past `sending`; only then keep its state.
+    await pool.query(
+      `with x as (select * from unnest($1::bigint[], $2::text[], $3::timestamptz[]) as x(id, wamid, at)),
+       ${LOCKED}
+       update broadcast_messages m
+          set state = case when m.state in ('sending', 'unconfirmed', 'unknown') then 'accepted' else m.state end,
+              wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at)
+         from x join locked l on l.id = x.id where m.id = x.id`,
+      [accepted.map((r) => r.id), accepted.map((r) => r.wamid), accepted.map((r) => r.at)],
+    );
+  }
+  if (retries.length > 0) {
+    await pool.query(
+      `with x as (select * from unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) as x(id, delay, code, title)),
+       ${LOCKED}
+       update broadcast_messages m set state = 'queued', next_attempt_at = now() + make_interval(secs => x.delay / 1000.0),
+              error_code = x.code, error_title = x.title
+         from x join locked l on l.id = x.id
+        where m.id = x.id and m.state = 'sending'`,
+      [
+        retries.map((r) => r.id),
+        retries.map((r) => r.delayMs),
+        retries.map((r) => r.code),
+        retries.map((r) => r.title),
+      ],
+    );
+  }
+  if (final.length > 0) {
+    await pool.query(
+      `with x as (select * from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)),
+       ${LOCKED}
+       update broadcast_messages m set state = x.state, error_code = x.code, error_title = x.title,
+              failed_at = case when x.state = 'failed' then now() end,
+              unconfirmed_at = case when x.state = 'unconfirmed' then now() end
+         from x join locked l on l.id = x.id
+        where m.id = x.id and m.state = 'sending'`,
+      [
+        final.map((r) => r.id),
+        final.map((r) => r.state),
+        final.map((r) => r.code),
+        final.map((r) => r.title),
+      ],
+    );
+  }
+}
