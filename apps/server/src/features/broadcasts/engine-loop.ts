@@ -47,7 +47,12 @@ export async function startEngineLoop(
         }
       });
   };
-  const listener = listenForDueBroadcasts(databaseUrl, tick, log, backoff);
+  // A LISTEN connection made again means the database is back: tick at once rather than after the back-off.
+  const wake = () => {
+    resumeAt = 0;
+    tick();
+  };
+  const listener = listenForDueBroadcasts(databaseUrl, { onNotify: tick, onConnected: wake }, log, backoff);
   await listener.ready;
   const timer = setInterval(tick, Math.min(1_000, backoff.first));
   tick();
@@ -64,13 +69,13 @@ export async function startEngineLoop(
 
 /**
  * Holds a LISTEN connection on the broadcasts channel and calls `onNotify` for each notification. When the
- * connection is lost it reconnects with back-off (and ticks once on reconnecting, for what was announced
- * meanwhile); the second-by-second tick keeps broadcasts moving in between. `ready` resolves once the first
+ * connection is lost it reconnects with back-off and calls `onConnected` (what was announced meanwhile is
+ * picked up by that tick); the second-by-second tick keeps broadcasts moving in between. `ready` resolves once the first
  * connection listens (or fails: the worker still starts, and keeps trying).
  */
 function listenForDueBroadcasts(
   databaseUrl: string,
-  onNotify: () => void,
+  { onNotify, onConnected }: { onNotify: () => void; onConnected: () => void },
   log: EngineLog | undefined,
   backoff: typeof BACKOFF_MS,
 ) {
@@ -112,7 +117,7 @@ function listenForDueBroadcasts(
       }
       if (failures > 0) log?.info({}, 'broadcast LISTEN connection restored');
       failures = 0;
-      onNotify();
+      onConnected();
     } catch (error) {
       onLost(error as Error);
     }
