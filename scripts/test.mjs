@@ -62,9 +62,10 @@ function runVitestSuite(suite, reportDir) {
   }
   const summary = JSON.parse(readFileSync(report, 'utf8'));
   let failed = summary.numFailedTests;
-  // A file that fails to load (syntax error, failing hook) counts as a failure even with no test inside.
+  // A file that failed without a failed test of its own (it did not load, or a hook failed and its tests were
+  // skipped) counts as one failure: skipped tests must never turn a broken file into a pass.
   const brokenFiles = summary.testResults.filter(
-    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
   );
   failed += brokenFiles.length;
   if (!outcome.ok && failed === 0) failed = 1;
