@@ -15,6 +15,7 @@ import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
 import { AUDIENCE_SQL } from './audience-sql';
 import { readBroadcastReport } from './broadcast-report';
+import { LOCKED } from './message-settle';
 
 export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
 const PAGE_SIZE = 10;
@@ -198,7 +199,10 @@ export class BroadcastsService {
       if (action === 'cancel') {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);
         await client.query(
-          `update broadcast_messages set state = 'cancelled' where broadcast_id = $1 and state = 'queued'`,
+          // The broadcast row is locked above; its message rows are locked in id order (decision 022).
+          `with x as (select id from broadcast_messages where broadcast_id = $1 and state = 'queued'),
+           ${LOCKED}
+           update broadcast_messages m set state = 'cancelled' from locked l where m.id = l.id and m.state = 'queued'`,
           [id],
         );
       }
