@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -19,6 +20,8 @@ import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
 import { checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
+import { captureState, restoreState } from './persistence/state-document';
+import { StatePersistence } from './persistence/state-persistence';
 import { SandboxState } from './state';
 import { stripGraphVersion } from './graph-version';
 import { runAutomaticReview } from './templates/automatic-review';
@@ -31,6 +34,13 @@ export interface SandboxOptions {
   appSecret?: string;
   /** Append-only JSONL record of state-changing calls; none is written when absent. */
   logFile?: string;
+  /**
+   * Where the state is kept across restarts (state.json, uploads/); by default the folder of `logFile`.
+   * null, or neither option: memory only, as tests want.
+   */
+  stateDir?: string | null;
+  /** How soon after a change the state is written (default 1000 ms); changes in between share the write. */
+  snapshotDelayMs?: number;
   /** The sandbox's own base URL as browsers reach it; by default taken from each request's Host. */
   publicUrl?: string;
   /** true: Fastify's request log on stdout, with secrets masked; a stream: the same lines there. */
@@ -103,18 +113,42 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     config,
     reviews: new ReviewScheduler(
       () => config.reviewDelayMs,
-      (templateId) => runAutomaticReview(ctx, templateId),
+      (templateId) => {
+        runAutomaticReview(ctx, templateId);
+        ctx.persistence?.changed();
+      },
     ),
     webhooks: new WebhookSender(appSecret, () => ({
       retryBaseMs: config.webhookRetryBaseMs,
       maxAttempts: config.webhookMaxAttempts,
     })),
     messaging: new Messaging(
-      (wabaId, payload) =>
-        ctx.webhooks.send(webhookTarget(ctx, wabaId), payload, { field: 'messages', wabaId }),
+      (wabaId, payload) => {
+        // Posted statuses leave the queue the state file keeps.
+        ctx.persistence?.changed();
+        ctx.webhooks.send(webhookTarget(ctx, wabaId), payload, { field: 'messages', wabaId });
+      },
       () => ({ batchSize: config.webhookBatchSize, windowMs: config.webhookBatchWindowMs }),
     ),
+    persistence: null,
   };
+  const stateDir =
+    options.stateDir === undefined
+      ? options.logFile === undefined
+        ? null
+        : dirname(options.logFile)
+      : options.stateDir;
+  if (stateDir !== null) {
+    const persistence = new StatePersistence(stateDir, () => captureState(ctx), options.snapshotDelayMs);
+    const saved = persistence.load();
+    if (saved) restoreState(ctx, saved.document, saved.uploadBytes);
+    ctx.persistence = persistence;
+    // Any call but a read may change the state; the write itself is debounced, never on the request's path.
+    app.addHook('onResponse', (request, _reply, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') persistence.changed();
+      done();
+    });
+  }
 
   app.register(formbody);
   // The resumable upload posts raw file bytes under any content type (or none).
@@ -122,11 +156,12 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     done(null, body),
   );
   // Pending reviews, status timers and webhook retries must not outlive the server; buffered log lines
-  // reach the disk first.
+  // reach the disk first, and so does the state, with the reviews and statuses still to come.
   app.addHook('preClose', async () => {
-    ctx.messaging.stop();
+    ctx.messaging.halt();
   });
   app.addHook('onClose', async () => {
+    await ctx.persistence?.close().catch((error: Error) => app.log.error(error));
     ctx.reviews.cancelAll();
     ctx.messaging.stop();
     ctx.webhooks.cancelAll();

@@ -37,12 +37,15 @@ const webhookMaxAttempts = parseWholeNumber('SANDBOX_WEBHOOK_MAX_ATTEMPTS', 1);
 const webhookUrl = parseWebhookUrl(process.env.SANDBOX_WEBHOOK_URL);
 const host = process.env.SANDBOX_HOST || '127.0.0.1';
 const logFile = resolve(process.env.SANDBOX_LOG_FILE || './data/sandbox/calls.jsonl');
+// The state (state.json, uploads/) lives beside the call log unless SANDBOX_STATE_DIR says otherwise.
+const stateDir = process.env.SANDBOX_STATE_DIR ? resolve(process.env.SANDBOX_STATE_DIR) : undefined;
 
 try {
   const sandbox = await startSandbox({
     port,
     host,
     logFile,
+    ...(stateDir === undefined ? {} : { stateDir }),
     ...(process.env.META_APP_ID ? { appId: process.env.META_APP_ID } : {}),
     ...(process.env.META_APP_SECRET ? { appSecret: process.env.META_APP_SECRET } : {}),
     ...(process.env.SANDBOX_PUBLIC_URL ? { publicUrl: process.env.SANDBOX_PUBLIC_URL } : {}),

@@ -1,5 +1,6 @@
 import type { CallLog } from './call-log';
 import type { Messaging } from './messages/messaging';
+import type { StatePersistence } from './persistence/state-persistence';
 import type { SandboxState } from './state';
 import type { ReviewScheduler } from './templates/review-scheduler';
 import type { WebhookSender } from './webhooks/webhook-sender';
@@ -44,4 +45,6 @@ export interface SandboxContext {
   reviews: ReviewScheduler;
   webhooks: WebhookSender;
   messaging: Messaging;
+  /** The state on disk (null: memory only); told of every change the request hook cannot see. */
+  persistence: StatePersistence | null;
 }

@@ -62,6 +62,16 @@ export interface NewBusiness {
 
 export type ExchangeResult = { ok: true; token: AccessToken } | { ok: false; reason: 'unknown' | 'used' };
 
+/** The business records as the state file keeps them (secrets included: the file is 0600). */
+export interface StateRecords {
+  businesses: string[];
+  wabas: Waba[];
+  phoneNumbers: PhoneNumber[];
+  codes: AuthorizationCode[];
+  tokens: AccessToken[];
+  subscriptions: Subscription[];
+}
+
 /** Graph renders times as "2024-05-01T10:00:00+0000". */
 function graphTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, '+0000');
@@ -89,6 +99,34 @@ export class SandboxState {
     this.codes.clear();
     this.tokens.clear();
     this.subscriptions.clear();
+  }
+
+  /** Businesses, WABAs, numbers (with registrations and PINs), codes, tokens and subscriptions, for the state file. */
+  records(): StateRecords {
+    return {
+      businesses: [...this.businesses],
+      wabas: [...this.wabas.values()],
+      phoneNumbers: [...this.phoneNumbers.values()],
+      codes: [...this.codes.values()],
+      tokens: [...this.tokens.values()],
+      subscriptions: [...this.subscriptions.values()],
+    };
+  }
+
+  /** Replaces the business records with what a state file kept (templates, uploads and media restore apart). */
+  restore(records: StateRecords): void {
+    this.businesses.clear();
+    this.wabas.clear();
+    this.phoneNumbers.clear();
+    this.codes.clear();
+    this.tokens.clear();
+    this.subscriptions.clear();
+    for (const id of records.businesses) this.businesses.add(id);
+    for (const waba of records.wabas) this.wabas.set(waba.id, waba);
+    for (const phone of records.phoneNumbers) this.phoneNumbers.set(phone.id, phone);
+    for (const code of records.codes) this.codes.set(code.code, code);
+    for (const token of records.tokens) this.tokens.set(token.token, token);
+    for (const s of records.subscriptions) this.subscriptions.set(`${s.wabaId}:${s.appId}`, s);
   }
 
   /** What a finished Embedded Signup leaves behind: a business, its WABA and number, and a one-time code. */

@@ -40,6 +40,16 @@ export class MediaStore {
     this.media.clear();
   }
 
+  /** Every media record, for the state file (see persistence/); the sandbox keeps no media bytes. */
+  records(): StoredMedia[] {
+    return [...this.media.values()];
+  }
+
+  restore(records: StoredMedia[]): void {
+    this.media.clear();
+    for (const media of records) this.media.set(media.id, media);
+  }
+
   snapshot() {
     return [...this.media.values()].map((m) => ({
       id: m.id,

@@ -33,6 +33,12 @@ export class Messaging {
     this.faults.wakeAll();
   }
 
+  /** Closing: no more statuses go out, but the queue stays for the state file; waits end. */
+  halt(): void {
+    this.statuses.halt();
+    this.faults.wakeAll();
+  }
+
   snapshot() {
     return { accepted_count: this.accepted.size, ...this.statuses.stats(), faults: this.faults.view() };
   }

@@ -44,6 +44,11 @@ export class MinHeap<T> {
     return top;
   }
 
+  /** A copy of the items, in heap (not sorted) order. */
+  toArray(): T[] {
+    return [...this.items];
+  }
+
   clear(): void {
     this.items.length = 0;
   }

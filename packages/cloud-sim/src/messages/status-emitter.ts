@@ -1,11 +1,20 @@
 import { MinHeap } from './min-heap';
-import type { PlannedStatus } from './status-plan';
+import type { PlannedStatus, StatusName } from './status-plan';
 import { statusesPayload } from './status-payload';
 import type { MessageInfo, StatusEvent } from './status-payload';
 
 interface QueuedStatus extends StatusEvent {
   due: number;
   seq: number;
+}
+
+/** A queued status as the state file keeps it: [message index, status, timestamp, due, seq]. */
+export type SavedStatus = [number, StatusName, number, number, number];
+
+/** The status queue as the state file keeps it (see persistence/). */
+export interface SavedStatuses {
+  messages: MessageInfo[];
+  queue: SavedStatus[];
 }
 
 export interface BatchSettings {
@@ -31,6 +40,8 @@ export class StatusEmitter {
   private armedFor = Number.POSITIVE_INFINITY;
   private lastTick = 0;
   private counts = { statuses: 0, posts: 0 };
+  /** Set on close: the queue is kept (for the state file) but nothing more is posted. */
+  private halted = false;
 
   constructor(
     private readonly sink: PayloadSink,
@@ -59,10 +70,52 @@ export class StatusEmitter {
 
   /** Drops everything queued and the timer (reset, close). */
   stop(): void {
+    this.clearTimer();
+    this.queue.clear();
+  }
+
+  /** Posts nothing more but keeps the queue, so a closing sandbox can still write it down. */
+  halt(): void {
+    this.halted = true;
+    this.clearTimer();
+  }
+
+  /**
+   * The statuses still to post, for the state file: each message's details once, its statuses as small
+   * tuples (a message has up to four, so this is about a third of the plain list's size).
+   */
+  save(): SavedStatuses {
+    const index = new Map<MessageInfo, number>();
+    const messages: MessageInfo[] = [];
+    const queue = this.queue.toArray().map((q): SavedStatus => {
+      let i = index.get(q.message);
+      if (i === undefined) {
+        i = messages.push(q.message) - 1;
+        index.set(q.message, i);
+      }
+      return [i, q.status, q.timestamp, q.due, q.seq];
+    });
+    return { messages, queue };
+  }
+
+  /**
+   * Queues statuses a previous run planned but never posted, with their original due times: those already
+   * due go out at once, late but in order (due time, then planning order, so each message keeps its own).
+   */
+  restore(saved: SavedStatuses): void {
+    for (const [i, status, timestamp, due, seq] of saved.queue) {
+      const message = saved.messages[i];
+      if (message === undefined) continue;
+      this.queue.push({ message, status, timestamp, due, seq });
+      this.seq = Math.max(this.seq, seq);
+    }
+    this.arm();
+  }
+
+  private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.armedFor = Number.POSITIVE_INFINITY;
-    this.queue.clear();
   }
 
   resetCounts(): void {
@@ -71,7 +124,7 @@ export class StatusEmitter {
 
   private arm(): void {
     const first = this.queue.peek();
-    if (!first) return;
+    if (!first || this.halted) return;
     const target = Math.max(first.due, this.lastTick + this.settings().windowMs);
     if (this.timer && target >= this.armedFor) return;
     if (this.timer) clearTimeout(this.timer);

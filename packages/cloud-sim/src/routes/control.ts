@@ -16,6 +16,8 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     ctx.messaging.reset();
     ctx.webhooks.clear();
     ctx.state.reset();
+    // On disk too: a restart after a reset starts empty.
+    await ctx.persistence?.clear();
     created = 0;
     const result = { ok: true };
     await ctx.log.append({ method: 'POST', path: '/__sandbox/reset', body: {}, result });

@@ -41,6 +41,9 @@ export interface MessageTemplate {
   sequence: number;
 }
 
+/** A template as the state file keeps it: its time as ISO text. */
+export type StoredTemplate = Omit<MessageTemplate, 'lastUpdatedTime'> & { lastUpdatedTime: string };
+
 const keyOf = (wabaId: string, name: string, language: string) => `${wabaId}\u0000${name}\u0000${language}`;
 
 /** Every template of every WABA, by id. */
@@ -102,6 +105,28 @@ export class TemplateStore {
       if (template) this.byKey.delete(keyOf(template.wabaId, template.name, template.language));
       this.templates.delete(id);
     }
+  }
+
+  /** Everything, for the state file (see persistence/). */
+  records(): { sequence: number; templates: StoredTemplate[] } {
+    return {
+      sequence: this.sequence,
+      templates: [...this.templates.values()].map((t) => ({
+        ...t,
+        lastUpdatedTime: t.lastUpdatedTime.toISOString(),
+      })),
+    };
+  }
+
+  /** Replaces everything with what a state file kept. */
+  restore(records: { sequence: number; templates: StoredTemplate[] }): void {
+    this.clear();
+    for (const stored of records.templates) {
+      const template: MessageTemplate = { ...stored, lastUpdatedTime: new Date(stored.lastUpdatedTime) };
+      this.templates.set(template.id, template);
+      this.byKey.set(keyOf(template.wabaId, template.name, template.language), template.id);
+    }
+    this.sequence = records.sequence;
   }
 
   setStatus(template: MessageTemplate, status: TemplateStatus, reason: RejectionReason | null): void {

@@ -63,6 +63,17 @@ export class UploadStore {
     return { ok: true, session };
   }
 
+  /** Every session, bytes included, for the state file (see persistence/). */
+  records(): UploadSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Replaces every session with what a state file kept. */
+  restore(sessions: UploadSession[]): void {
+    this.sessions.clear();
+    for (const session of sessions) this.sessions.set(session.id, session);
+  }
+
   findByHandle(handle: string): UploadSession | undefined {
     return [...this.sessions.values()].find((s) => s.handle !== null && s.handle === handle);
   }
