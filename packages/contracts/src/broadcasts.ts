@@ -76,6 +76,8 @@ export const BroadcastRowSchema = z
     read_percentage: z.number(),
     sent_percentage: z.number(),
     failed_percentage: z.number(),
+    /** Messages whose fate WhatsApp never told in time (decision 022); a later status moves them on. */
+    unknown_percentage: z.number(),
     total_recipients: z.number().int(),
     status: z.string(),
     template_name: z.string(),

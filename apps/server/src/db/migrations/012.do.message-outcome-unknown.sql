@@ -7,3 +7,5 @@ alter table broadcast_messages add constraint broadcast_messages_state_check
                    'cancelled', 'unknown'));
 -- When the row's outcome became unknown: the report says how long WhatsApp was waited for.
 alter table broadcast_messages add column unknown_at timestamptz;
+-- Counted like the others (broadcast-counts.ts), for the history's percentages.
+alter table broadcasts add column unknown_count int not null default 0;

@@ -4,12 +4,14 @@ import { withTransaction } from '../../db/transaction';
 
 const RECOUNT_SQL = `
   update broadcasts b
-     set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed
+     set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed,
+         unknown_count = s.unknown
     from (select broadcast_id,
                  count(*) filter (where state in ('accepted', 'sent', 'delivered', 'read'))::int as accepted,
                  count(*) filter (where state in ('delivered', 'read'))::int as delivered,
                  count(*) filter (where state = 'read')::int as read,
-                 count(*) filter (where state = 'failed')::int as failed
+                 count(*) filter (where state = 'failed')::int as failed,
+                 count(*) filter (where state = 'unknown')::int as unknown
             from broadcast_messages where broadcast_id = any($1::bigint[]) group by broadcast_id) s
    where b.id = s.broadcast_id`;
 

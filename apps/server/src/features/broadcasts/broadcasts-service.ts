@@ -126,9 +126,10 @@ export class BroadcastsService {
         delivered_count: number;
         read_count: number;
         failed_count: number;
+        unknown_count: number;
       }>(
         `select id::int, name, template_name, scheduled_at, status, total_recipients, accepted_count, delivered_count,
-                read_count, failed_count
+                read_count, failed_count, unknown_count
            from broadcasts where ${where} order by ${order} limit $3 offset $4`,
         [waba.id, search, PAGE_SIZE, (query.page - 1) * PAGE_SIZE],
       ),
@@ -154,6 +155,7 @@ export class BroadcastsService {
       delivered_percentage: percent(row.delivered_count, row.total_recipients),
       read_percentage: percent(row.read_count, row.total_recipients),
       failed_percentage: percent(row.failed_count, row.total_recipients),
+      unknown_percentage: percent(row.unknown_count, row.total_recipients),
     }));
     const t = totals.rows[0]!;
     return {

@@ -155,6 +155,13 @@ describe('a message whose status never arrives', () => {
       failed_count: 0,
     });
     expect(await states()).toEqual({ delivered: reached, unknown: LOST.size });
+    const history = (await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers })).json();
+    expect(history.results.find((r: { id: number }) => r.id === id)).toMatchObject({
+      status: 'completed',
+      sent_percentage: 75,
+      unknown_percentage: 25,
+      failed_percentage: 0,
+    });
 
     const unknown = await report(id, '?outcome=unknown');
     expect(unknown.outcomes).toMatchObject({ unknown: LOST.size, delivered: reached, pending: 0 });

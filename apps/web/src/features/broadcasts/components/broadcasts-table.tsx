@@ -72,8 +72,8 @@ function BroadcastTableRow({
   busy: boolean;
 }) {
   const status = row.status.toLowerCase();
-  // How far the sending has gone: every recipient either sent (or further) or failed.
-  const progress = Math.min(100, row.sent_percentage + row.failed_percentage);
+  // How far the sending has gone: every recipient sent (or further), failed, or of unknown outcome.
+  const progress = Math.min(100, row.sent_percentage + row.failed_percentage + row.unknown_percentage);
   return (
     <tr className="hover:bg-slate-50">
       <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">

@@ -175,6 +175,25 @@ describe('Broadcast history (spec §2)', () => {
     await waitFor(() => expect(listRequests(fetchMock)).toHaveLength(2));
   });
 
+  it('counts messages of unknown outcome as done in a sending broadcast’s progress', async () => {
+    stubFetch(() =>
+      json(
+        listPage([
+          row(3, {
+            name: 'Lost answers',
+            status: 'sending',
+            sent_percentage: 40,
+            failed_percentage: 5,
+            unknown_percentage: 5,
+          }),
+        ]),
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    const progress = await screen.findByRole('progressbar', { name: 'Sending progress of Lost answers' });
+    expect(progress.getAttribute('aria-valuenow')).toBe('50');
+  });
+
   it('re-reads every 2 s while a broadcast is sending or scheduled, and stops once none is', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

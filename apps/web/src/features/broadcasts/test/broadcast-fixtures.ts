@@ -95,6 +95,7 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
     read_percentage: 50,
     sent_percentage: 95,
     failed_percentage: 5,
+    unknown_percentage: 0,
     total_recipients: 200,
     status: 'completed',
     template_name: 'summer_sale',
