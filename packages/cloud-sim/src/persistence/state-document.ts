@@ -5,6 +5,7 @@ import type { StateRecords } from '../state';
 import type { PendingReview } from '../templates/review-scheduler';
 import type { StoredTemplate } from '../templates/template-store';
 import type { UploadSession } from '../uploads/upload-store';
+import type { SavedDelivery } from '../webhooks/webhook-sender';
 
 export const STATE_DOCUMENT_VERSION = 1;
 
@@ -21,6 +22,8 @@ export interface StateDocument {
   media: StoredMedia[];
   reviews: PendingReview[];
   statuses: SavedStatuses;
+  /** Webhooks posted but not yet answered 2xx (Herald was down, or the stop came mid-retry). */
+  webhooks: SavedDelivery[];
 }
 
 /** The document plus the upload bytes, taken in one synchronous step so both describe the same moment. */
@@ -41,6 +44,7 @@ export function captureState(ctx: SandboxContext): CapturedState {
       media: ctx.state.media.records(),
       reviews: ctx.reviews.pendingWithDue(),
       statuses: ctx.messaging.statuses.save(),
+      webhooks: ctx.webhooks.pendingDeliveries(),
     },
     uploadBytes: new Map(sessions.map((s) => [s.id, { offset: s.offset, chunks: [...s.chunks] }])),
   };
@@ -66,6 +70,7 @@ export function restoreState(
       ctx.reviews.scheduleAt(review.templateId, review.due);
     }
   }
+  ctx.webhooks.resume(document.webhooks);
   ctx.messaging.statuses.restore(document.statuses);
 }
 
@@ -90,6 +95,7 @@ export function parseStateDocument(text: string, file: string): StateDocument {
     ['reviews', doc.reviews],
     ['statuses.messages', doc.statuses?.messages],
     ['statuses.queue', doc.statuses?.queue],
+    ['webhooks', doc.webhooks],
   ];
   for (const [name, list] of lists) {
     if (!Array.isArray(list)) throw new Error(`${file}: ${name} must be a list`);

@@ -33,6 +33,7 @@ function capturing(bytes: () => Buffer) {
         media: [],
         reviews: [],
         statuses: { messages: [], queue: [] },
+        webhooks: [],
       },
       uploadBytes: new Map([['upload:a', { offset: upload.length, chunks: [upload] }]]),
     };

@@ -241,6 +241,52 @@ describe('the sandbox across a restart', () => {
     expect(statuses[2]!.at).toBeGreaterThanOrEqual(restartedAt);
   });
 
+  it('posts again after the restart a webhook Herald had not yet taken', async () => {
+    const first = await start({
+      webhookRetryBaseMs: 60_000,
+      readRate: 0,
+      deliveredRate: 0,
+      statusDelaysMs: { sent: 10, delivered: 10, read: 10 },
+    });
+    const acc = await signUpWithToken(first.url);
+    const created = await call(first.url, `/v21.0/${acc.waba_id}/message_templates`, {
+      method: 'POST',
+      token: acc.token,
+      json: {
+        name: 'plain',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hi.' }],
+      },
+    });
+    await call(first.url, `/__sandbox/templates/${created.body.id}/review`, {
+      method: 'POST',
+      json: { status: 'APPROVED' },
+    });
+    await receiver.waitFor(1);
+    // Herald is down: the 'sent' status is refused, its retry a minute away.
+    receiver.answers.push(503);
+    const sent = await call(first.url, `/v21.0/${acc.phone_number_id}/messages`, {
+      method: 'POST',
+      token: acc.token,
+      json: {
+        messaging_product: 'whatsapp',
+        to: RECIPIENT,
+        type: 'template',
+        template: { name: 'plain', language: { code: 'en_US' } },
+      },
+    });
+    const wamid = sent.body.messages[0].id as string;
+    await until(() => (statusesOf(wamid).length === 1 ? true : undefined));
+    await stop(first);
+
+    const restartedAt = Date.now();
+    await start();
+    await until(() => (statusesOf(wamid).length === 2 ? true : undefined));
+    expect(statusesOf(wamid).map((s) => s.status)).toEqual(['sent', 'sent']);
+    expect(statusesOf(wamid)[1]!.at).toBeGreaterThanOrEqual(restartedAt);
+  });
+
   it('forgets everything, on disk too, after POST /__sandbox/reset', async () => {
     const first = await start({ reviewDelayMs: 600_000 });
     const acc = await signUpWithToken(first.url);

@@ -27,6 +27,17 @@ interface WebhookDelivery {
   delivered_at: string | null;
 }
 
+/** A delivery still to be made, as the state file keeps it across a restart (see persistence/). */
+export interface SavedDelivery {
+  id: string;
+  url: string;
+  field: string;
+  waba_id: string;
+  body: unknown;
+  attempts: number;
+  created_at: string;
+}
+
 const ATTEMPT_TIMEOUT_MS = 5000;
 /** Finished deliveries kept for `/__sandbox/state`; older ones are forgotten so memory stays bounded. */
 const MAX_SETTLED_RECORDS = 500;
@@ -65,6 +76,49 @@ export class WebhookSender {
     if (this.records.length > 2 * MAX_SETTLED_RECORDS) this.forgetOldSettled();
     if (url !== null) void this.attempt(delivery, url, raw);
     return delivery;
+  }
+
+  /** Deliveries not yet answered 2xx nor given up: a restart must not lose them. */
+  pendingDeliveries(): SavedDelivery[] {
+    return this.records
+      .filter((d) => d.status === 'pending' && d.url !== null)
+      .map((d) => ({
+        id: d.id,
+        url: d.url as string,
+        field: d.field,
+        waba_id: d.waba_id,
+        body: d.body,
+        attempts: d.attempts.length,
+        created_at: d.created_at,
+      }));
+  }
+
+  /**
+   * Sends again, at once, what a previous run had not delivered; its attempts count on (one the stop
+   * interrupted may have arrived: Meta's webhooks are at least once too).
+   */
+  resume(saved: SavedDelivery[]): void {
+    for (const s of saved) {
+      const raw = JSON.stringify(s.body);
+      const delivery: WebhookDelivery = {
+        id: s.id,
+        url: s.url,
+        field: s.field,
+        waba_id: s.waba_id,
+        status: 'pending',
+        attempts: Array.from({ length: s.attempts }, () => ({
+          at: s.created_at,
+          http_status: null,
+          error: 'before the sandbox restarted',
+        })),
+        body: s.body,
+        signature: signPayload(raw, this.appSecret),
+        created_at: s.created_at,
+        delivered_at: null,
+      };
+      this.records.push(delivery);
+      void this.attempt(delivery, s.url, raw);
+    }
   }
 
   deliveries(): WebhookDelivery[] {
