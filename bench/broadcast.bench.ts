@@ -32,6 +32,8 @@ const sandboxProcess = spawn(
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_REVIEW_DELAY_MS: '50',
       SANDBOX_LOG_FILE: `/tmp/${database}.jsonl`,
+      // Its own state folder, so a run never loads an earlier run's businesses (the sandbox keeps state on disk).
+      SANDBOX_STATE_DIR: `/tmp/${database}-sandbox`,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
