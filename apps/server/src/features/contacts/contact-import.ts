@@ -1,6 +1,5 @@
 import { finished } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
-import { CsvError, parse, type Parser } from 'csv-parse';
+import { parse, type Parser } from 'csv-parse';
 import type { ImportResult, ImportRowError } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
@@ -19,6 +18,7 @@ import {
 } from './import-rows';
 import { CopyBuffer } from './copy-buffer';
 import { NumberLineReader, numberKey, NumberSet } from './number-set';
+import { csvMessage, drain, isCsvError, readHead, type UploadStream } from './csv-upload';
 
 /** Rows per chunk: big enough to amortise each write, small enough to keep two in memory. */
 const CHUNK_ROWS = 25_000;
@@ -48,9 +48,6 @@ const newChunk = (): Chunk => ({
   ids: new Float64Array(0),
   used: 0,
 });
-
-/** The upload as @fastify/multipart hands it over: `truncated` once its size limit cut it short. */
-export type UploadStream = Readable & { truncated?: boolean };
 
 export type ImportOutcome =
   | { kind: 'done'; result: ImportResult }
@@ -399,56 +396,6 @@ export class ContactImport {
     }
     return parser;
   }
-}
-
-/** The upload's first bytes, up to and including its first line break (or 64 KiB). */
-function readHead(file: UploadStream): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => {
-      file.off('data', onData);
-      file.off('end', done);
-      file.off('error', reject);
-      file.pause();
-      resolve(Buffer.concat(chunks));
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (chunk.includes(10) || size >= 65_536) done();
-    };
-    file.on('data', onData);
-    file.once('end', done);
-    file.once('error', reject);
-  });
-}
-
-/** Reads the rest of the upload into nothing, so the multipart parser can go on to the next part. */
-async function drain(file: UploadStream): Promise<void> {
-  if (file.readableEnded || file.destroyed) return;
-  file.removeAllListeners('data');
-  file.on('data', () => undefined);
-  file.resume();
-  await finished(file).catch(() => undefined);
-}
-
-// Not every code starts with CSV_ (INVALID_OPENING_QUOTE does not): the class tells.
-function isCsvError(error: unknown): error is CsvError {
-  return error instanceof CsvError;
-}
-
-function csvMessage(error: CsvError): string {
-  if (error.code === 'CSV_QUOTE_NOT_CLOSED') return 'A quoted value is never closed (a " is missing)';
-  if (error.code === 'INVALID_OPENING_QUOTE') return 'A " appears inside a value that is not quoted';
-  if (
-    error.code === 'CSV_INVALID_CLOSING_QUOTE' ||
-    error.code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE'
-  ) {
-    return 'A quoted value is followed by other text before the next delimiter';
-  }
-  if (error.code === 'CSV_MAX_RECORD_SIZE') return 'The row is longer than 1 MiB';
-  return 'The row is not valid CSV';
 }
 
 /** Sends rows in COPY's text format through one COPY … FROM STDIN. */
