@@ -56,6 +56,9 @@ export class BroadcastEngine {
   private readonly senders = new Map<number, Promise<void>>();
   private readonly writers = new Map<number, Promise<void>>();
   private stopped = false;
+  /** Settles when stop() is called, so sends still waiting for the bucket give their rows back at once. */
+  private readonly stopping: Promise<void>;
+  private signalStop!: () => void;
 
   constructor(
     private readonly deps: {
@@ -71,7 +74,9 @@ export class BroadcastEngine {
       /** Message rows written at the start and then per slice (defaults FIRST_ROWS, SLICE_ROWS; tests shrink them). */
       audienceRows?: { first: number; slice: number };
     },
-  ) {}
+  ) {
+    this.stopping = new Promise((resolve) => (this.signalStop = resolve));
+  }
 
   /** One pass: start what is due, then make sure every number with queued work has a sender. */
   async tick(): Promise<void> {
@@ -113,6 +118,7 @@ export class BroadcastEngine {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.signalStop();
     await this.idle();
     await this.deps.pool
       .query('delete from sender_leases where holder = $1', [this.holder])
@@ -313,7 +319,10 @@ export class BroadcastEngine {
             const rendered = this.render(context, message);
             if (!rendered.ok)
               return { id: message.id, state: 'failed', code: null, title: rendered.reason } as Result;
-            await bucket.take();
+            // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
+            // being left 'sending' (after a restart that would read as "may have reached Meta": unknown, unsent).
+            const go = await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]);
+            if (!go || this.stopped) return { id: message.id, state: 'released' } as Result;
             const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
               messaging_product: 'whatsapp',
               recipient_type: 'individual',

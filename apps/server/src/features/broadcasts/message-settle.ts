@@ -4,7 +4,9 @@ import type { Pool } from '../../db/pool';
 export type SendResult =
   | { id: number; state: 'accepted'; wamid: string; at: Date }
   | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
-  | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string };
+  | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string }
+  /** Never requested (the worker is stopping): back to the queue as it was, the attempt not counted. */
+  | { id: number; state: 'released' };
 
 /**
  * Locks the message rows named in `x` in id order before an update touches them: an update's own row order
@@ -26,6 +28,16 @@ export async function settleMessages(pool: Pool, results: SendResult[]): Promise
     (r): r is Extract<SendResult, { state: 'failed' | 'unconfirmed' }> =>
       r.state === 'failed' || r.state === 'unconfirmed',
   );
+  const released = results.filter((r) => r.state === 'released').map((r) => r.id);
+  if (released.length > 0) {
+    await pool.query(
+      `with x as (select unnest($1::bigint[]) as id),
+       ${LOCKED}
+       update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
+         from locked l where m.id = l.id and m.state = 'sending'`,
+      [released],
+    );
+  }
   if (accepted.length > 0) {
     // A status webhook may already have moved the row past `sending`; only then keep its state.
     await pool.query(
