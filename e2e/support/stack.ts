@@ -7,8 +7,16 @@ import { freePort } from '../../test-support/database-server';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
+export interface StackPorts {
+  port: number;
+  sandboxPort: number;
+  pgPort: number;
+}
+
 export interface Stack {
   url: string;
+  /** The ports it listens on, to start it again on the same ones (as a user's second `npm start` would). */
+  ports: StackPorts;
   sandboxUrl: string;
   dataDir: string;
   process: ChildProcess;
@@ -19,13 +27,18 @@ export interface Stack {
 
 /**
  * Runs `npm start`'s entry (scripts/start.mjs) exactly as a user would, on free ports, with its data under a
- * temporary folder (or `dataDir` to reuse one), and waits until it prints its URL.
+ * temporary folder (or `dataDir` to reuse one), and waits until it prints its URL. `ports` reuses a previous
+ * stack's ports.
  */
 export async function startStack(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; ports?: StackPorts } = {},
 ): Promise<Stack> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'herald-e2e-')));
-  const [port, sandboxPort, pgPort] = [await freePort(), await freePort(), await freePort()];
+  const { port, sandboxPort, pgPort } = options.ports ?? {
+    port: await freePort(),
+    sandboxPort: await freePort(),
+    pgPort: await freePort(),
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -68,6 +81,7 @@ export async function startStack(
 
   return {
     url,
+    ports: { port, sandboxPort, pgPort },
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
     dataDir,
     process: child,
