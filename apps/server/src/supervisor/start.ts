@@ -15,7 +15,7 @@ const write = (line: string) => process.stdout.write(`${line}\n`);
  * the database owner, a fresh web build when sources changed, then the sandbox Cloud API, the API server and
  * the worker, each its own process; the server and worker connect as the least-privilege application role
  * (decision 018). A child that exits on its own after it was ready is restarted with a back-off (decision 021);
- * SIGINT/SIGTERM stop the app processes first and the database last.
+ * SIGINT/SIGTERM stop the server and worker first, then the sandbox, and the database last.
  */
 export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<void> {
   let database: RestartingChild | undefined;
@@ -26,7 +26,11 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
     if (stopping) return;
     stopping = true;
     write('Stopping Herald…');
-    await Promise.all(services.map((child) => child.stop(2_500)));
+    // The server and worker first: a message the worker has in flight must still reach the sandbox, which
+    // stops next; the database last.
+    const sandboxLast = (last: boolean) => services.filter((child) => (child.name === 'sandbox') === last);
+    await Promise.all(sandboxLast(false).map((child) => child.stop(2_500)));
+    await Promise.all(sandboxLast(true).map((child) => child.stop(2_500)));
     await database?.stop(1_500);
     process.exit(exitCode);
   };
