@@ -72,6 +72,9 @@ async function openNewBroadcast() {
 describe('broadcasts in Chromium', () => {
   it('shows the validation messages', async () => {
     await openNewBroadcast();
+    // The form's data (templates, tags) first: a click before it has arrived was once lost in CI.
+    await page.getByRole('option', { name: 'vip_offer (en_US)' }).waitFor({ state: 'attached' });
+    await page.getByText('10 contacts').waitFor();
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByText('Please enter a broadcast name').waitFor();
     await page.getByText('Please select a message template').waitFor();
