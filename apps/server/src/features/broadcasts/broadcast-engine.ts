@@ -2,25 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool } from '../../db/pool';
 import type { SecretBox } from '../../security/secret-box';
-import { AUDIENCE_SQL } from './audience-sql';
-import { withTransaction } from '../../db/transaction';
+import { FIRST_ROWS, SLICE_ROWS, startNextDueBroadcast, writeAudienceSlices } from './audience-writer';
 import { refreshBroadcastCounts } from './broadcast-counts';
-import type { MessageSender, SendOutcome } from './message-sender';
+import type { MessageSender } from './message-sender';
+import { toResult } from './send-result';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { LOCKED, settleMessages, type SendResult } from './message-settle';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 import { TokenBucket } from './token-bucket';
 
 const BATCH = 200;
-/** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
-const FIRST_ROWS = 1_000;
-/** Message rows written per transaction afterwards, from the frozen audience. */
-const SLICE_ROWS = 20_000;
-const MAX_ATTEMPTS = 8;
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
 
-interface Claimed {
+export interface Claimed {
   id: number;
   broadcast_id: number;
   whatsapp_number: string;
@@ -125,78 +120,8 @@ export class BroadcastEngine {
       .catch(() => undefined);
   }
 
-  /**
-   * Starts one due broadcast: freezes its whole audience (matching contacts, sampled to round(n × p / 100) in a
-   * deterministic hash order) in one statement, which also writes the first FIRST_ROWS message rows; the rest
-   * of the frozen audience waits in broadcast_audiences and is written in slices while the first ones send.
-   * So the first message leaves within a fraction of a second however large the audience is.
-   */
-  private async startNextDue(): Promise<boolean> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('begin');
-      const due = await client.query<{
-        id: number;
-        waba_account_id: number;
-        audience: { tag_ids: number[] | null; percentage: number };
-      }>(
-        `select id::int, waba_account_id::int, audience from broadcasts
-          where status = 'scheduled' and scheduled_at <= now()
-          order by scheduled_at, id limit 1 for update skip locked`,
-      );
-      const broadcast = due.rows[0];
-      if (!broadcast) {
-        await client.query('rollback');
-        return false;
-      }
-      // Data-modifying CTEs run once whether or not the final select reads them.
-      const frozen = await client.query<{ total: number }>(
-        `with audience as materialized (
-           select a.id, a.whatsapp_number, md5($3::text || ':' || a.id::text) as position
-             from (${AUDIENCE_SQL}) a),
-         sampled as materialized (
-           select id, whatsapp_number, position from audience order by position
-            limit (select round(count(*) * $4::numeric / 100) from audience)),
-         frozen as (
-           select coalesce(array_agg(id order by position), '{}') as ids,
-                  coalesce(array_agg(whatsapp_number order by position), '{}') as numbers,
-                  count(*)::int as total
-             from sampled),
-         first_rows as (
-           insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
-           select $3::bigint, x.id, x.number
-             from frozen, unnest(frozen.ids[1:$5], frozen.numbers[1:$5]) with ordinality as x(id, number, n)
-            order by x.n
-           returning 1),
-         rest as (
-           insert into broadcast_audiences (broadcast_id, contact_ids, numbers, written)
-           select $3::bigint, ids, numbers, $5 from frozen where total > $5
-           returning 1)
-         select total from frozen`,
-        [
-          broadcast.waba_account_id,
-          broadcast.audience.tag_ids,
-          broadcast.id,
-          broadcast.audience.percentage,
-          this.deps.audienceRows?.first ?? FIRST_ROWS,
-        ],
-      );
-      const total = frozen.rows[0]?.total ?? 0;
-      await client.query(
-        `update broadcasts set status = $2, total_recipients = $3, started_at = now(),
-                completed_at = case when $3 = 0 then now() end
-          where id = $1`,
-        [broadcast.id, total === 0 ? 'completed' : 'sending', total],
-      );
-      await client.query('commit');
-      this.deps.log?.info({ broadcastId: broadcast.id, recipients: total }, 'broadcast started');
-      return true;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private startNextDue(): Promise<boolean> {
+    return startNextDueBroadcast(this.deps.pool, this.deps.audienceRows?.first ?? FIRST_ROWS, this.deps.log);
   }
 
   /** Makes sure each started broadcast whose audience is not fully written has a writer in this process. */
@@ -213,50 +138,13 @@ export class BroadcastEngine {
     }
   }
 
-  /**
-   * Writes a frozen audience's remaining message rows, a slice per transaction, in hash order. The audience
-   * row is locked per slice (SKIP LOCKED): of several workers only one writes a slice, and a crash loses at
-   * most an uncommitted slice. The last slice deletes the audience row, which lets the broadcast complete.
-   */
-  private async writeAudience(broadcastId: number): Promise<void> {
-    while (!this.stopped) {
-      const done = await withTransaction(this.deps.pool, async (client) => {
-        const { rows } = await client.query<{ written: number; total: number }>(
-          `select written, cardinality(contact_ids) as total from broadcast_audiences
-            where broadcast_id = $1 for update skip locked`,
-          [broadcastId],
-        );
-        const audience = rows[0];
-        if (!audience) return true; // written completely, or another worker holds it
-        const end = Math.min(
-          audience.total,
-          audience.written + (this.deps.audienceRows?.slice ?? SLICE_ROWS),
-        );
-        // A contact deleted since the start keeps its frozen number; its row loses the contact (as the
-        // foreign key's `on delete set null` does for rows written earlier).
-        await client.query(
-          `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
-           select a.broadcast_id, c.id, x.number
-             from broadcast_audiences a,
-                  unnest(a.contact_ids[$2 + 1:$3], a.numbers[$2 + 1:$3]) with ordinality as x(id, number, n)
-             left join contacts c on c.id = x.id
-            where a.broadcast_id = $1
-            order by x.n
-           on conflict (broadcast_id, whatsapp_number) do nothing`,
-          [broadcastId, audience.written, end],
-        );
-        if (end >= audience.total) {
-          await client.query('delete from broadcast_audiences where broadcast_id = $1', [broadcastId]);
-          return true;
-        }
-        await client.query('update broadcast_audiences set written = $2 where broadcast_id = $1', [
-          broadcastId,
-          end,
-        ]);
-        return false;
-      });
-      if (done) return;
-    }
+  private writeAudience(broadcastId: number): Promise<void> {
+    return writeAudienceSlices(
+      this.deps.pool,
+      broadcastId,
+      this.deps.audienceRows?.slice ?? SLICE_ROWS,
+      () => this.stopped,
+    );
   }
 
   /** Takes (or renews) the number's lease; a lease taken over from a dead sender turns its in-flight rows unconfirmed. */
@@ -463,33 +351,5 @@ export class BroadcastEngine {
     );
     const wait = rows[0]?.wait;
     return wait === null || wait === undefined ? null : Math.max(0, Number(wait));
-  }
-}
-
-function toResult(message: Claimed, outcome: SendOutcome): Result {
-  switch (outcome.kind) {
-    case 'accepted':
-      return { id: message.id, state: 'accepted', wamid: outcome.wamid, at: new Date() };
-    case 'unconfirmed':
-      return { id: message.id, state: 'unconfirmed', code: null, title: outcome.title };
-    case 'failed':
-      return { id: message.id, state: 'failed', code: outcome.code, title: outcome.title };
-    case 'retry': {
-      if (message.attempts >= MAX_ATTEMPTS) {
-        return {
-          id: message.id,
-          state: 'failed',
-          code: outcome.code,
-          title: `Gave up after ${message.attempts} tries: ${outcome.title}`,
-        };
-      }
-      // Exponential backoff with full jitter, at least what Meta asks (6 s per recipient for the pair rate).
-      const backoff = Math.min(30_000, 500 * 2 ** (message.attempts - 1));
-      const delayMs = Math.max(
-        outcome.minDelayMs ?? 0,
-        Math.round(backoff / 2 + Math.random() * (backoff / 2)),
-      );
-      return { id: message.id, state: 'queued', delayMs, code: outcome.code, title: outcome.title };
-    }
   }
 }

@@ -1,0 +1,135 @@
+import type { Pool } from '../../db/pool';
+import { withTransaction } from '../../db/transaction';
+import { AUDIENCE_SQL } from './audience-sql';
+import type { EngineLog } from './broadcast-engine';
+
+/** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
+export const FIRST_ROWS = 1_000;
+/** Message rows written per transaction afterwards, from the frozen audience. */
+export const SLICE_ROWS = 20_000;
+
+/**
+ * Starts one due broadcast: freezes its whole audience (matching contacts, sampled to round(n × p / 100) in a
+ * deterministic hash order) in one statement, which also writes the first FIRST_ROWS message rows; the rest
+ * of the frozen audience waits in broadcast_audiences and is written in slices while the first ones send.
+ * So the first message leaves within a fraction of a second however large the audience is.
+ */
+export async function startNextDueBroadcast(
+  pool: Pool,
+  firstRows: number,
+  log?: EngineLog,
+): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const due = await client.query<{
+      id: number;
+      waba_account_id: number;
+      audience: { tag_ids: number[] | null; percentage: number };
+    }>(
+      `select id::int, waba_account_id::int, audience from broadcasts
+        where status = 'scheduled' and scheduled_at <= now()
+        order by scheduled_at, id limit 1 for update skip locked`,
+    );
+    const broadcast = due.rows[0];
+    if (!broadcast) {
+      await client.query('rollback');
+      return false;
+    }
+    // Data-modifying CTEs run once whether or not the final select reads them.
+    const frozen = await client.query<{ total: number }>(
+      `with audience as materialized (
+         select a.id, a.whatsapp_number, md5($3::text || ':' || a.id::text) as position
+           from (${AUDIENCE_SQL}) a),
+       sampled as materialized (
+         select id, whatsapp_number, position from audience order by position
+          limit (select round(count(*) * $4::numeric / 100) from audience)),
+       frozen as (
+         select coalesce(array_agg(id order by position), '{}') as ids,
+                coalesce(array_agg(whatsapp_number order by position), '{}') as numbers,
+                count(*)::int as total
+           from sampled),
+       first_rows as (
+         insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
+         select $3::bigint, x.id, x.number
+           from frozen, unnest(frozen.ids[1:$5], frozen.numbers[1:$5]) with ordinality as x(id, number, n)
+          order by x.n
+         returning 1),
+       rest as (
+         insert into broadcast_audiences (broadcast_id, contact_ids, numbers, written)
+         select $3::bigint, ids, numbers, $5 from frozen where total > $5
+         returning 1)
+       select total from frozen`,
+      [
+        broadcast.waba_account_id,
+        broadcast.audience.tag_ids,
+        broadcast.id,
+        broadcast.audience.percentage,
+        firstRows,
+      ],
+    );
+    const total = frozen.rows[0]?.total ?? 0;
+    await client.query(
+      `update broadcasts set status = $2, total_recipients = $3, started_at = now(),
+              completed_at = case when $3 = 0 then now() end
+        where id = $1`,
+      [broadcast.id, total === 0 ? 'completed' : 'sending', total],
+    );
+    await client.query('commit');
+    log?.info({ broadcastId: broadcast.id, recipients: total }, 'broadcast started');
+    return true;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Writes a frozen audience's remaining message rows, a slice per transaction, in hash order. The audience
+ * row is locked per slice (SKIP LOCKED): of several workers only one writes a slice, and a crash loses at
+ * most an uncommitted slice. The last slice deletes the audience row, which lets the broadcast complete.
+ */
+export async function writeAudienceSlices(
+  pool: Pool,
+  broadcastId: number,
+  sliceRows: number,
+  stopped: () => boolean,
+): Promise<void> {
+  while (!stopped()) {
+    const done = await withTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ written: number; total: number }>(
+        `select written, cardinality(contact_ids) as total from broadcast_audiences
+          where broadcast_id = $1 for update skip locked`,
+        [broadcastId],
+      );
+      const audience = rows[0];
+      if (!audience) return true; // written completely, or another worker holds it
+      const end = Math.min(audience.total, audience.written + sliceRows);
+      // A contact deleted since the start keeps its frozen number; its row loses the contact (as the
+      // foreign key's `on delete set null` does for rows written earlier).
+      await client.query(
+        `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
+         select a.broadcast_id, c.id, x.number
+           from broadcast_audiences a,
+                unnest(a.contact_ids[$2 + 1:$3], a.numbers[$2 + 1:$3]) with ordinality as x(id, number, n)
+           left join contacts c on c.id = x.id
+          where a.broadcast_id = $1
+          order by x.n
+         on conflict (broadcast_id, whatsapp_number) do nothing`,
+        [broadcastId, audience.written, end],
+      );
+      if (end >= audience.total) {
+        await client.query('delete from broadcast_audiences where broadcast_id = $1', [broadcastId]);
+        return true;
+      }
+      await client.query('update broadcast_audiences set written = $2 where broadcast_id = $1', [
+        broadcastId,
+        end,
+      ]);
+      return false;
+    });
+    if (done) return;
+  }
+}
