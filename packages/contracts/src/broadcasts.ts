@@ -49,8 +49,90 @@ export const BroadcastCreateRequestSchema = z
     recipients: BroadcastRecipientsSchema,
     /** Unix seconds; absent means send now. */
     scheduled_time: z.number().int().positive().optional(),
+    /** Meta's id of the number to send from (GET /meta/phone-numbers/ `id`); absent means the account's first. */
+    phone_number_id: z.string().trim().min(1, 'Choose a number to send from').max(64).optional(),
+    /**
+     * When the audience is larger than what is left of the 24-hour messaging limit: true sends up to the limit,
+     * waits and continues as the window frees; false refuses the broadcast (400 naming `recipients`).
+     */
+    spread_over_limit: z.boolean().default(true),
+    /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates (decision 026). */
+    leave_out_us_numbers: z.boolean().default(false),
   })
   .meta({ id: 'BroadcastCreateRequest' });
+
+/**
+ * POST /broadcast/estimate/: what New broadcast shows before sending. The same audience fields as create, so the
+ * figures are the ones create will use.
+ */
+export const BroadcastEstimateRequestSchema = z
+  .object({
+    template_id: z.coerce
+      .number({ message: BROADCAST_MESSAGES.templateRequired })
+      .int()
+      .positive(BROADCAST_MESSAGES.templateRequired)
+      .optional(),
+    recipients: BroadcastRecipientsSchema,
+    phone_number_id: z.string().trim().min(1).max(64).optional(),
+    leave_out_us_numbers: z.boolean().default(false),
+  })
+  .meta({ id: 'BroadcastEstimateRequest' });
+
+/** The portfolio's messaging limit as Herald counts it (cloud-api-facts §8): unique users in a rolling 24 hours. */
+export const MessagingLimitSchema = z
+  .object({
+    /** Meta's tier (`whatsapp_business_manager_messaging_limit`), null while unknown. */
+    tier: z.string().nullable(),
+    /** Unique users per rolling 24 hours; null means unlimited (or unknown tier). */
+    limit: z.number().int().nullable(),
+    /** Unique users reached by business-initiated messages in the last 24 hours, across the portfolio's numbers. */
+    reached: z.number().int(),
+    /** limit − reached, never below 0; null when unlimited. */
+    left: z.number().int().nullable(),
+    /** When the oldest reach in the window expires (one more user can be reached then); null when nothing waits. */
+    frees_at: z.string().nullable(),
+  })
+  .meta({ id: 'MessagingLimit' });
+
+export const BroadcastEstimateResponseSchema = z
+  .object({
+    /** Recipients the broadcast would have now (after the percentage and any US leave-out). */
+    recipients: z.number().int(),
+    /** Of those, how many are not already reached in the window: what the broadcast takes from the limit. */
+    new_recipients: z.number().int(),
+    /** Recipients with +1 (US) numbers when the template is MARKETING (0 otherwise, or when left out). */
+    us_numbers: z.number().int(),
+    template_category: z.string().nullable(),
+    messaging_limit: MessagingLimitSchema,
+  })
+  .meta({ id: 'BroadcastEstimateResponse' });
+
+/** Meta's portfolio tiers (`whatsapp_business_manager_messaging_limit`) and the deprecated per-number ones. */
+export const MESSAGING_LIMIT_OF_TIER: Record<string, number | null> = {
+  TIER_50: 50,
+  TIER_250: 250,
+  TIER_1K: 1_000,
+  TIER_2K: 2_000,
+  TIER_10K: 10_000,
+  TIER_100K: 100_000,
+  TIER_UNLIMITED: null,
+};
+
+/** New broadcast's audience line: "N recipients · M left in your 24-hour limit". */
+export function audienceLimitLine(recipients: number, left: number | null): string {
+  const n = `${recipients.toLocaleString('en-US')} recipient${recipients === 1 ? '' : 's'}`;
+  return left === null ? n : `${n} · ${left.toLocaleString('en-US')} left in your 24-hour limit`;
+}
+
+/** The 400 (field `recipients`) for a broadcast larger than what is left, when spreading is off. */
+export function overLimitMessage(newRecipients: number, left: number): string {
+  return `This broadcast would reach ${newRecipients.toLocaleString('en-US')} new recipients, but only ${left.toLocaleString('en-US')} are left in your 24-hour messaging limit. Send to fewer recipients or let Herald spread it.`;
+}
+
+/** The history's status line for a broadcast waiting for the window to free ('HH:MM' in the user's time zone). */
+export function waitingForLimitLine(resumesAt: string): string {
+  return `Waiting for messaging limit — resumes about ${resumesAt}`;
+}
 
 export const BROADCAST_STATUSES = [
   'scheduled',
@@ -78,9 +160,18 @@ export const BroadcastRowSchema = z
     failed_percentage: z.number(),
     /** Messages whose fate WhatsApp never told in time (decision 022); a later status moves them on. */
     unknown_percentage: z.number(),
+    /** Limited by WhatsApp (131049, the per-user marketing limit) and Not on WhatsApp (131026), apart from failed. */
+    limited_percentage: z.number(),
+    not_on_whatsapp_percentage: z.number(),
     total_recipients: z.number().int(),
     status: z.string(),
     template_name: z.string(),
+    /** The number it sends from, as Meta displays it. */
+    phone_number: z.string().nullable(),
+    /** Set while a sending broadcast waits for the 24-hour messaging limit: when it should resume (ISO 8601). */
+    waiting_until: z.string().nullable(),
+    /** Why it is paused (or failed) when Herald or WhatsApp did it, e.g. WhatsApp paused its template. */
+    status_reason: z.string().nullable(),
   })
   .meta({ id: 'BroadcastRow' });
 
@@ -93,6 +184,9 @@ export const BroadcastTotalsSchema = z
     delivered: z.number().int(),
     read: z.number().int(),
     failed: z.number().int(),
+    /** Of the failed-looking ones: limited by WhatsApp (131049) and not on WhatsApp (131026), not in `failed`. */
+    limited: z.number().int(),
+    not_on_whatsapp: z.number().int(),
     scheduled: z.number().int(),
     sending: z.number().int(),
   })
@@ -140,6 +234,9 @@ export const BroadcastActionResponseSchema = z
 export type BroadcastActionResponse = z.infer<typeof BroadcastActionResponseSchema>;
 
 export type BroadcastCreateRequest = z.infer<typeof BroadcastCreateRequestSchema>;
+export type BroadcastEstimateRequest = z.infer<typeof BroadcastEstimateRequestSchema>;
+export type BroadcastEstimateResponse = z.infer<typeof BroadcastEstimateResponseSchema>;
+export type MessagingLimit = z.infer<typeof MessagingLimitSchema>;
 export type BroadcastCreateResponse = z.infer<typeof BroadcastCreateResponseSchema>;
 export type BroadcastRow = z.infer<typeof BroadcastRowSchema>;
 export type BroadcastTotals = z.infer<typeof BroadcastTotalsSchema>;
@@ -153,10 +250,16 @@ export type BroadcastListResponse = z.infer<typeof BroadcastListResponseSchema>;
  */
 export const RECIPIENT_OUTCOMES = {
   pending: ['queued', 'sending', 'accepted', 'unconfirmed'],
+  /** Meta answered held_for_quality_assessment (template pacing): neither failed nor retried; a status settles it. */
+  held: ['held'],
   sent: ['sent'],
   delivered: ['delivered'],
   read: ['read'],
   failed: ['failed'],
+  /** 131049, Meta's per-user marketing limit: retried no sooner than 24 hours later, a few times at most. */
+  limited: ['limited'],
+  /** 131026: the number cannot receive WhatsApp messages; never retried. */
+  not_on_whatsapp: ['not_on_whatsapp'],
   /** No status webhook settled it in time (decision 022): it may or may not have been delivered. */
   unknown: ['unknown'],
   cancelled: ['cancelled'],
@@ -215,6 +318,20 @@ export const BroadcastReportResponseSchema = z
     outcomes: z.record(
       z.enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]]),
       z.number().int(),
+    ),
+    /** Why messages did not arrive, grouped by Meta's error code (or Herald's reason), most frequent first. */
+    failure_reasons: z.array(
+      z.object({
+        /** Meta's error code; null for a reason Herald found itself (opted out, missing value). */
+        code: z.number().int().nullable(),
+        /** The outcome these messages have (failed, limited, not_on_whatsapp, unknown). */
+        outcome: z.enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]]),
+        title: z.string(),
+        count: z.number().int(),
+        /** In plain words: what happened and what to do (failure-reasons.ts). */
+        explanation: z.string(),
+        action: z.string(),
+      }),
     ),
     count: z.number().int(),
     next: z.string().nullable(),
