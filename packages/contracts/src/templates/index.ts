@@ -1,5 +1,6 @@
 export * from './buttons';
 export * from './constants';
+export * from './flatten-parameter';
 export * from './languages';
 export * from './media';
 export * from './name';

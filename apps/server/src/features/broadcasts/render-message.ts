@@ -1,4 +1,4 @@
-import { findVariables, readVariableMap } from '@herald/contracts';
+import { findVariables, flattenParameter, readVariableMap } from '@herald/contracts';
 
 /** The template as stored, enough to personalise a send. */
 export interface SendableTemplate {
@@ -37,27 +37,49 @@ function variables(template: SendableTemplate): Vars {
   };
 }
 
+type Json = Record<string, unknown>;
+
+function exampleOf(component: Json | undefined): Json {
+  const example = component?.example;
+  return example !== null && typeof example === 'object' && !Array.isArray(example) ? (example as Json) : {};
+}
+
+/** The samples the template was reviewed with, by variable (`example.header_text`, `example.body_text[0]`). */
+function samplesOf(template: SendableTemplate) {
+  const find = (type: string) => template.components.find((c) => String(c.type ?? '').toUpperCase() === type);
+  const header = exampleOf(find('HEADER')).header_text;
+  const rows = exampleOf(find('BODY')).body_text;
+  const body: unknown = Array.isArray(rows) ? rows[0] : undefined;
+  return {
+    header: (n: string) => (Array.isArray(header) && n === '1' ? header[0] : undefined),
+    body: (n: string) => (Array.isArray(body) ? body[Number(n) - 1] : undefined),
+  };
+}
+
 /**
  * One recipient's `template.components` for Meta's send: each variable filled from the contact's column when
- * it is dynamic, else from its static value. A contact without the value a dynamic variable needs gets a
- * clear reason instead of a message with a blank in it.
+ * it is dynamic, else from its static value, flattened as Meta requires (flattenParameter: no line break,
+ * tab or run of spaces, which Meta refuses with 132018). A value with nothing left after flattening is never
+ * sent blank: the template's sample for that variable stands in (what Meta reviewed it with), and without one
+ * the recipient gets a clear reason instead of a message.
  */
 export function renderMessage(template: SendableTemplate, contact: ContactValues): RenderResult {
   const vars = variables(template);
+  const samples = samplesOf(template);
   const components: Array<Record<string, unknown>> = [];
   const value = (
     n: string,
     dynamic: Map<string, string>,
     statics: Map<string, string>,
+    sample: (n: string) => unknown,
   ): string | { missing: string } => {
     const column = dynamic.get(n)?.trim();
-    if (column) {
-      const raw = contact[column];
-      const text = raw === null || raw === undefined ? '' : String(raw).trim();
-      return text ? text : { missing: `The contact has no ${column} for {{${n}}}` };
-    }
-    const text = statics.get(n)?.trim() ?? '';
-    return text ? text : { missing: `No value for {{${n}}}` };
+    const raw = column ? contact[column] : statics.get(n);
+    const text = raw === null || raw === undefined ? '' : flattenParameter(String(raw));
+    if (text) return text;
+    const stand = typeof sample(n) === 'string' ? flattenParameter(sample(n) as string) : '';
+    if (stand) return stand;
+    return { missing: column ? `The contact has no ${column} for {{${n}}}` : `No value for {{${n}}}` };
   };
 
   for (const component of template.components) {
@@ -65,7 +87,7 @@ export function renderMessage(template: SendableTemplate, contact: ContactValues
     if (type === 'HEADER') {
       const format = String(component.format ?? '').toUpperCase();
       if (format === 'TEXT' && findVariables(String(component.text ?? '')).length > 0) {
-        const text = value('1', vars.dynamicHeader, vars.staticHeader);
+        const text = value('1', vars.dynamicHeader, vars.staticHeader, samples.header);
         if (typeof text !== 'string') return { ok: false, reason: text.missing };
         components.push({ type: 'header', parameters: [{ type: 'text', text }] });
       } else if (format === 'IMAGE' || format === 'VIDEO' || format === 'DOCUMENT') {
@@ -85,7 +107,7 @@ export function renderMessage(template: SendableTemplate, contact: ContactValues
       if (numbers.length > 0) {
         const parameters = [];
         for (const n of numbers) {
-          const text = value(String(n), vars.dynamicBody, vars.staticBody);
+          const text = value(String(n), vars.dynamicBody, vars.staticBody, samples.body);
           if (typeof text !== 'string') return { ok: false, reason: text.missing };
           parameters.push({ type: 'text', text });
         }
@@ -107,7 +129,7 @@ export function renderMessage(template: SendableTemplate, contact: ContactValues
             type: 'button',
             sub_type: 'url',
             index: String(index),
-            parameters: [{ type: 'text', text: example || 'default_value' }],
+            parameters: [{ type: 'text', text: flattenParameter(example) || 'default_value' }],
           });
         }
       });
