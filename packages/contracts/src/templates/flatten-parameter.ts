@@ -22,7 +22,7 @@ const WHITESPACE = /(?!\uFEFF)[\s\u0085]/gu;
 // word joiner, BOM, bidi marks, embeddings and isolates, soft hyphen, and lone surrogates. ZWJ and ZWNJ
 // stay (they join emoji sequences and shape Persian and Indic words), as do the tag characters of
 // subdivision flags: removing them would change what the recipient reads.
-const INVISIBLE = /(?![\u200C\u200D\u{E0020}-\u{E007F}])[\p{Cc}\p{Cf}\p{Cs}]/gu;
+const INVISIBLE = /(?!\u200C|\u200D|[\u{E0020}-\u{E007F}])[\p{Cc}\p{Cf}\p{Cs}]/gu;
 
 /**
  * A value as Herald sends it in a template parameter: each run of whitespace one space, invisible control
