@@ -9,7 +9,7 @@ import { ModalDialog } from '../../../components/modal-dialog';
 import { PhoneInput } from '../../../components/phone-input';
 import { errorText } from '../../../lib/error-text';
 import { useCreateContactMutation, useUpdateContactMutation } from '../api';
-import { fieldErrors } from '../field-errors';
+import { fieldErrors } from '../../../lib/field-errors';
 
 type ContactFormDialogProps = {
   /** The contact to edit; none to add one. */
