@@ -70,7 +70,7 @@ const created = await call(sandbox.url, `/v21.0/${account.waba_id}/message_templ
     name: 'bench',
     language: 'en_US',
     category: 'MARKETING',
-    components: [{ type: 'BODY', text: 'Hi {{1}}, {{2}}', example: { body_text: [['a', 'b']] } }],
+    components: [{ type: 'BODY', text: 'Hi {{1}}, {{2}} today.', example: { body_text: [['a', 'b']] } }],
   },
 });
 await call(sandbox.url, `/__sandbox/templates/${created.body.id}/review`, {

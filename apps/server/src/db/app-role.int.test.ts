@@ -174,7 +174,7 @@ describe("Herald's main paths as the application role", () => {
         name: 'hello_least',
         language: 'en_US',
         category: 'MARKETING',
-        components: [{ type: 'BODY', text: 'Hello {{1}}' }],
+        components: [{ type: 'BODY', text: 'Hello {{1}}, welcome.' }],
         dynamic_variables: { body_variable: { '1': 'name' } },
       },
     });

@@ -15,6 +15,8 @@ export const TEMPLATE_SUBCODES = {
   missingExample: 2388043,
   /** The header's format or its sample media is wrong. */
   headerFormat: 2388047,
+  /** A body that starts or ends with a variable ("Leading or trailing params not allowed"). */
+  variableAtEdge: 2388299,
   /** More variables than the sandbox allows in a body (10). */
   tooManyVariables: 2388293,
 } as const;

@@ -138,7 +138,7 @@ describe('body', () => {
   });
 
   it('accepts 10 variables with 10 samples', () => {
-    const text = Array.from({ length: 10 }, (_, i) => `v{{${i + 1}}}`).join(' ');
+    const text = `${Array.from({ length: 10 }, (_, i) => `v{{${i + 1}}}`).join(' ')} end`;
     expect(
       validateComponents(
         [
@@ -171,7 +171,27 @@ describe('body', () => {
   });
 
   it('allows a variable to repeat', () => {
-    expect(validateComponents([body('{{1}} and {{1}}', ['a'])], resolve)).toHaveLength(1);
+    expect(validateComponents([body('Hi {{1}} and {{1}} again', ['a'])], resolve)).toHaveLength(1);
+  });
+
+  it.each([
+    ['{{1}}, your order is ready', 'start'],
+    ['  \n{{1}}, your order is ready', 'start, after whitespace'],
+    ['Your order is ready, {{1}}', 'end'],
+    ['Your order is ready, {{1}} \n', 'end, before whitespace'],
+  ])('refuses a variable at the %s (%s), with Meta’s subcode 2388299 and words', (text) => {
+    const error = componentsError([body(text, ['Ana'])]);
+    expect(error).toMatchObject({
+      httpStatus: 400,
+      code: 100,
+      subcode: 2388299,
+      userTitle: 'Leading or trailing params not allowed',
+      userMessage: "Variables can't be at the start or end of the template.",
+    });
+  });
+
+  it('accepts a variable with words on both sides', () => {
+    expect(validateComponents([body('Hi {{1}}, your order is ready.', ['Ana'])], resolve)).toHaveLength(1);
   });
 });
 

@@ -206,6 +206,17 @@ function validateBody(body: Json): TemplateComponent {
       );
     }
   }
+  const markers = variableMarkers(text);
+  const first = markers[0];
+  const last = markers[markers.length - 1];
+  // Meta's words and codes, as its API answers (issue 15 item 7); only whitespace counts as outside the text.
+  if ((first && text.slice(0, first.index).trim() === '') || (last && text.slice(last.end).trim() === '')) {
+    throw templateError(
+      'Leading or trailing params not allowed',
+      "Variables can't be at the start or end of the template.",
+      TEMPLATE_SUBCODES.variableAtEdge,
+    );
+  }
   return { ...body, type: 'BODY' };
 }
 

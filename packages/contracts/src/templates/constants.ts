@@ -117,6 +117,8 @@ export const TEMPLATE_MESSAGES = {
   bodyTooLong: 'Body text cannot exceed 1024 characters',
   bodyTooManyVariables: 'A body can have at most 10 variables',
   bodyNotSequential: 'Variables must be numbered {{1}}, {{2}}, ... without gaps',
+  // Meta refuses it at creation (code 100, subcode 2388299, "Variables can't be at the start or end of the template.").
+  bodyVariableAtEdge: "Body text can't start or end with a variable: add words before or after it",
   footerRequired: 'Footer text is required',
   footerTooLong: 'Footer text cannot exceed 60 characters',
   footerNoVariables: 'Footer text cannot contain variables',

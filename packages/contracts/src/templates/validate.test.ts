@@ -212,7 +212,7 @@ describe('validateTemplatePayload', () => {
         field: 'body.text',
         message: 'Variables must be numbered {{1}}, {{2}}, ... without gaps',
       });
-      const eleven = Array.from({ length: 11 }, (_, i) => `v {{${i + 1}}}`).join(' ');
+      const eleven = `${Array.from({ length: 11 }, (_, i) => `v {{${i + 1}}}`).join(' ')} end`;
       const p = withComponent('BODY', { text: eleven, example: undefined });
       p.static_variables = {
         body_variable: Array.from({ length: 11 }, (_, i) => ({ [String(i + 1)]: 'x' })),
@@ -222,7 +222,7 @@ describe('validateTemplatePayload', () => {
     });
 
     it('needs a value for every static variable and a field for every dynamic one', () => {
-      const p = withComponent('BODY', { text: 'Hi {{1}}, {{2}} and {{3}}', example: undefined });
+      const p = withComponent('BODY', { text: 'Hi {{1}}, {{2}} and {{3}}.', example: undefined });
       p.static_variables = { body_variable: [{ '1': '  ' }] };
       p.dynamic_variables = { header_variable: { '1': 'name' }, body_variable: { '2': '', '3': 'email' } };
       expect(fields(p)).toEqual([
@@ -232,9 +232,22 @@ describe('validateTemplatePayload', () => {
     });
 
     it('takes a static value from the component example', () => {
-      const p = withComponent('BODY', { text: 'Hi {{1}}', example: { body_text: [['Ana']] } });
+      const p = withComponent('BODY', { text: 'Hi {{1}}!', example: { body_text: [['Ana']] } });
       p.static_variables = {};
       expect(fields(p)).toEqual([]);
+    });
+
+    it('refuses a variable at the very start or end, as Meta does at creation (2388299)', () => {
+      const edge = {
+        field: 'body.text',
+        message: "Body text can't start or end with a variable: add words before or after it",
+      };
+      expect(fields(withComponent('BODY', { text: '{{1}}, your order {{2}} is ready.' }))).toEqual([edge]);
+      expect(fields(withComponent('BODY', { text: 'Hi {{1}}, your order is {{2}} \n' }))).toEqual([edge]);
+      expect(fields(withComponent('BODY', { text: ' \n{{1}} ordered {{2}}' }))).toEqual([edge]);
+      expect(fields(withComponent('BODY', { text: 'Hi {{1}}, your order {{2}} is ready' }))).toEqual([]);
+      // Braces that are not a variable are text.
+      expect(fields(withComponent('BODY', { text: '{x} Hi {{1}}, order {{2}} {y}' }))).toEqual([]);
     });
   });
 

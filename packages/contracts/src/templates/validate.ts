@@ -228,6 +228,7 @@ function validateBody(body: Json | undefined, vars: VariableSources, add: Add): 
   }
   if (text.length > TEMPLATE_LIMITS.bodyMaxLength) add('body.text', TEMPLATE_MESSAGES.bodyTooLong);
   if (hasIncompleteVariable(text)) add('body.text', TEMPLATE_MESSAGES.incompleteVariable);
+  if (/^\s*\{\{\d+\}\}|\{\{\d+\}\}\s*$/.test(text)) add('body.text', TEMPLATE_MESSAGES.bodyVariableAtEdge);
   const renumbered = renumberBodyVariables(text);
   if (renumbered.notice === TEMPLATE_MESSAGES.variablesExceedNotice)
     add('body.text', TEMPLATE_MESSAGES.bodyTooManyVariables);

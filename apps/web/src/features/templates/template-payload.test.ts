@@ -81,7 +81,7 @@ describe('template payload (spec §3)', () => {
       headerText: 'Hi {{1}}',
       isDynamicHeader: true,
       headerColumn: 'name',
-      bodyText: 'Welcome {{1}}',
+      bodyText: 'Welcome {{1}}, glad to have you',
       bodyParams: [
         { text: '', isDynamic: true, column: 'email', exampleMode: 'default' as const, example: '' },
       ],

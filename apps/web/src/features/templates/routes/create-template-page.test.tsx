@@ -355,7 +355,7 @@ describe('Create template: submit (spec §3, §7)', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Text' }));
     type(screen.getByLabelText('Header Text'), 'Hello {{1}}');
     type(screen.getByLabelText('Value for {{1}}'), 'Ada');
-    type(bodyBox(), 'Your order {{1}} ships to {{2}}');
+    type(bodyBox(), 'Your order {{1}} ships to {{2}} today');
     type(screen.getByLabelText('Value for {{1}} (Required)'), 'A-100');
     const row2 = screen.getByRole('group', { name: 'Variable {{2}}' });
     fireEvent.click(within(row2).getByRole('button', { name: 'Dynamic' }));
@@ -379,7 +379,7 @@ describe('Create template: submit (spec §3, §7)', () => {
       { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}', example: { header_text: ['Ada'] } },
       {
         type: 'BODY',
-        text: 'Your order {{1}} ships to {{2}}',
+        text: 'Your order {{1}} ships to {{2}} today',
         example: { body_text: [['A-100', 'city example']] },
       },
       { type: 'FOOTER', text: 'Thanks!' },

@@ -16,7 +16,11 @@ const detail: TemplateDetail = {
   category: 'UTILITY',
   components: [
     { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}', example: { header_text: ['John Doe'] } },
-    { type: 'BODY', text: 'Order {{1}} ships to {{2}}', example: { body_text: [['A-100', 'Springfield']] } },
+    {
+      type: 'BODY',
+      text: 'Order {{1}} ships to {{2}} today',
+      example: { body_text: [['A-100', 'Springfield']] },
+    },
     { type: 'FOOTER', text: 'Thanks!' },
     {
       type: 'BUTTONS',
@@ -74,7 +78,7 @@ describe('Edit template (spec §2, §4 Edit page)', () => {
       true,
     );
     await waitFor(() => expect(value('Select Customer Parameter')).toBe('name'));
-    expect(value('Body Text')).toBe('Order {{1}} ships to {{2}}');
+    expect(value('Body Text')).toBe('Order {{1}} ships to {{2}} today');
     expect(value('Value for {{1}} (Required)')).toBe('A-100');
     expect(value('Select a field for {{2}}')).toBe('city');
     expect(value('Custom example for {{2}}')).toBe('Springfield');
@@ -85,7 +89,7 @@ describe('Edit template (spec §2, §4 Edit page)', () => {
       'https://shop.example.com/t/{{1}}',
     );
     expect((within(button).getByLabelText('Example Values') as HTMLInputElement).value).toBe('A1, B2');
-    expect(screen.getByTestId('preview-body').textContent).toBe('Order A-100 ships to Springfield');
+    expect(screen.getByTestId('preview-body').textContent).toBe('Order A-100 ships to Springfield today');
 
     fireEvent.change(screen.getByLabelText('Footer Text'), { target: { value: 'Thank you!' } });
     fireEvent.click(screen.getByRole('button', { name: 'Update Template' }));
@@ -106,7 +110,7 @@ describe('Edit template (spec §2, §4 Edit page)', () => {
         { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}', example: { header_text: ['John Doe'] } },
         {
           type: 'BODY',
-          text: 'Order {{1}} ships to {{2}}',
+          text: 'Order {{1}} ships to {{2}} today',
           example: { body_text: [['A-100', 'Springfield']] },
         },
         { type: 'FOOTER', text: 'Thank you!' },
