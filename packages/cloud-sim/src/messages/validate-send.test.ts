@@ -92,6 +92,47 @@ describe('checkParameters', () => {
   });
 });
 
+describe('text parameters Meta refuses (132018)', () => {
+  const withBody = (first: string, url = 'abc') => [
+    valid[0]!,
+    {
+      type: 'body',
+      parameters: [
+        { type: 'text', text: first },
+        { type: 'text', text: 'Friday' },
+      ],
+    },
+    { type: 'button', sub_type: 'url', index: '1', parameters: [{ type: 'text', text: url }] },
+  ];
+  const errorOf = (components: Record<string, unknown>[]) => {
+    try {
+      checkParameters(shape, components);
+    } catch (e) {
+      return e as GraphError;
+    }
+    return undefined;
+  };
+
+  it.each([
+    ['a new-line', '12 High St\nLondon'],
+    ['a tab', 'Ada\tLovelace'],
+    ['five spaces in a row', 'Ada     Lovelace'],
+  ])('refuses %s with HTTP 400 and Meta’s code, message and details', (_what, text) => {
+    const error = errorOf(withBody(text));
+    expect(error).toMatchObject({
+      httpStatus: 400,
+      code: 132018,
+      message: "(#132018) There's an issue with the parameters in your template",
+      details: 'body: Param text cannot have new-line/tab characters or more than 4 consecutive spaces',
+    });
+  });
+
+  it('checks button parameters too, and accepts up to four spaces in a row', () => {
+    expect(errorOf(withBody('Ana', 'a\nb'))?.code).toBe(132018);
+    expect(errorOf(withBody('Ada    Lovelace'))).toBeUndefined();
+  });
+});
+
 describe('parseSendRequest', () => {
   const base = {
     messaging_product: 'whatsapp',

@@ -84,6 +84,15 @@ function missingValue(component: string): GraphError {
   });
 }
 
+// Meta refuses these in a text parameter since v23.0 (changelog 2025-05-29), with 132018.
+const REFUSED_PARAMETER_TEXT = /[\n\t]| {5}/;
+
+function refusedParameterText(component: string): GraphError {
+  return new GraphError(400, 132018, "(#132018) There's an issue with the parameters in your template", {
+    details: `${component}: Param text cannot have new-line/tab characters or more than 4 consecutive spaces`,
+  });
+}
+
 /** The value a parameter carries, as one string (media by link or id). */
 function parameterValue(parameter: Json, component: string): string {
   const type = typeof parameter.type === 'string' ? parameter.type.toLowerCase() : '';
@@ -91,6 +100,7 @@ function parameterValue(parameter: Json, component: string): string {
   switch (type) {
     case 'text':
       if (typeof parameter.text !== 'string' || parameter.text.trim() === '') throw missingValue(component);
+      if (REFUSED_PARAMETER_TEXT.test(parameter.text)) throw refusedParameterText(component);
       return parameter.text;
     case 'payload':
     case 'coupon_code':
