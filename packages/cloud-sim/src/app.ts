@@ -16,10 +16,11 @@ import { registerMessageRoutes } from './routes/messages';
 import { registerMessagingControlRoutes } from './routes/messaging-control';
 import { registerNodeRoutes } from './routes/nodes';
 import { registerOauthRoutes } from './routes/oauth';
+import { registerPortfolioControlRoutes } from './routes/portfolio-control';
 import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
-import { checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
+import { checkMessagingLimit, checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
 import { captureState, restoreState } from './persistence/state-document';
 import { StatePersistence } from './persistence/state-persistence';
 import { SandboxState } from './state';
@@ -63,6 +64,10 @@ export interface SandboxOptions {
   webhookBatchSize?: number;
   /** Statuses due within this window share a POST (default 50 ms). */
   webhookBatchWindowMs?: number;
+  /** The messaging limit tier a new business portfolio starts with (default TIER_2K). */
+  defaultMessagingLimit?: string;
+  /** Marketing templates to US numbers fail with 131049, as Meta's (default true). */
+  usMarketingRule?: boolean;
 }
 
 export const DEFAULT_APP_ID = 'herald-sandbox-app';
@@ -83,6 +88,11 @@ function initialConfig(options: SandboxOptions): SandboxConfig {
     readRate: options.readRate ?? MESSAGING_DEFAULTS.readRate,
     webhookBatchSize: options.webhookBatchSize ?? MESSAGING_DEFAULTS.webhookBatchSize,
     webhookBatchWindowMs: options.webhookBatchWindowMs ?? MESSAGING_DEFAULTS.webhookBatchWindowMs,
+    defaultMessagingLimit: checkMessagingLimit(
+      options.defaultMessagingLimit ?? MESSAGING_DEFAULTS.defaultMessagingLimit,
+      'defaultMessagingLimit',
+    ),
+    usMarketingRule: options.usMarketingRule ?? MESSAGING_DEFAULTS.usMarketingRule,
   };
 }
 
@@ -104,7 +114,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   const config = initialConfig(options);
   const appSecret = options.appSecret ?? DEFAULT_APP_SECRET;
   const ctx: SandboxContext = {
-    state: new SandboxState(),
+    state: new SandboxState(() => config.defaultMessagingLimit),
     log: new CallLog(options.logFile),
     appId: options.appId ?? DEFAULT_APP_ID,
     appSecret,
@@ -200,5 +210,6 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerMessageRoutes(app, ctx);
   registerMediaRoutes(app, ctx);
   registerMessagingControlRoutes(app, ctx);
+  registerPortfolioControlRoutes(app, ctx);
   return app;
 }

@@ -30,7 +30,25 @@ function parseWebhookUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function parseTier(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const tiers = ['TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'];
+  if (!tiers.includes(raw))
+    fail(`SANDBOX_DEFAULT_MESSAGING_LIMIT must be one of ${tiers.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+function parseFlag(name: string): boolean | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === 'on') return true;
+  if (raw === 'false' || raw === 'off') return false;
+  fail(`${name} must be true or false, got "${raw}"`);
+}
+
 const port = parsePort(process.env.SANDBOX_PORT);
+const defaultMessagingLimit = parseTier(process.env.SANDBOX_DEFAULT_MESSAGING_LIMIT);
+const usMarketingRule = parseFlag('SANDBOX_US_MARKETING_RULE');
 const reviewDelayMs = parseWholeNumber('SANDBOX_REVIEW_DELAY_MS', 0);
 const webhookRetryBaseMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_BASE_MS', 0);
 const webhookMaxAttempts = parseWholeNumber('SANDBOX_WEBHOOK_MAX_ATTEMPTS', 1);
@@ -53,6 +71,8 @@ try {
     ...(webhookUrl === undefined ? {} : { webhookUrl }),
     ...(webhookRetryBaseMs === undefined ? {} : { webhookRetryBaseMs }),
     ...(webhookMaxAttempts === undefined ? {} : { webhookMaxAttempts }),
+    ...(defaultMessagingLimit === undefined ? {} : { defaultMessagingLimit }),
+    ...(usMarketingRule === undefined ? {} : { usMarketingRule }),
   });
   process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
 

@@ -1,5 +1,6 @@
 import type { CallLog } from './call-log';
 import type { Messaging } from './messages/messaging';
+import type { PortfolioTier } from './messages/portfolio-tiers';
 import type { StatePersistence } from './persistence/state-persistence';
 import type { SandboxState } from './state';
 import type { ReviewScheduler } from './templates/review-scheduler';
@@ -31,6 +32,10 @@ export interface SandboxConfig {
   pairRateBurst: number;
   /** The pair-rate window (0 = no pair limit). */
   pairRateWindowMs: number;
+  /** The messaging limit a new business portfolio starts with. */
+  defaultMessagingLimit: PortfolioTier;
+  /** Meta's pause of marketing templates to US numbers (131049); off only for tests about something else. */
+  usMarketingRule: boolean;
 }
 
 /** What every route module needs; passed explicitly rather than decorated onto Fastify. */

@@ -1,5 +1,7 @@
 import type { SandboxConfig } from './context';
 import { invalidParameter } from './errors';
+import { DEFAULT_PORTFOLIO_TIER, isPortfolioTier, TIER_NAMES } from './messages/portfolio-tiers';
+import type { PortfolioTier } from './messages/portfolio-tiers';
 
 /** Control-API names are snake_case like the rest of the wire; camelCase is accepted too. */
 const KEYS = {
@@ -17,6 +19,8 @@ const KEYS = {
   webhookBatchWindowMs: ['webhook_batch_window_ms', 'webhookBatchWindowMs'],
   pairRateBurst: ['pair_rate_burst', 'pairRateBurst'],
   pairRateWindowMs: ['pair_rate_window_ms', 'pairRateWindowMs'],
+  defaultMessagingLimit: ['default_messaging_limit', 'defaultMessagingLimit'],
+  usMarketingRule: ['us_marketing_rule', 'usMarketingRule'],
 } as const;
 
 export const MESSAGING_DEFAULTS = {
@@ -29,6 +33,8 @@ export const MESSAGING_DEFAULTS = {
   webhookBatchWindowMs: 50,
   pairRateBurst: 1,
   pairRateWindowMs: 6000,
+  defaultMessagingLimit: DEFAULT_PORTFOLIO_TIER as PortfolioTier,
+  usMarketingRule: true,
 };
 
 const MAX_BATCH_SIZE = 1000;
@@ -94,6 +100,17 @@ function safeJson(text: string): unknown {
   }
 }
 
+export function checkMessagingLimit(value: unknown, name = 'default_messaging_limit'): PortfolioTier {
+  if (!isPortfolioTier(value)) throw invalidParameter(`${name} must be one of ${TIER_NAMES.join(', ')}`);
+  return value;
+}
+
+export function checkFlag(value: unknown, name: string): boolean {
+  if (value === true || value === 'true' || value === 'on') return true;
+  if (value === false || value === 'false' || value === 'off') return false;
+  throw invalidParameter(`${name} must be true or false`);
+}
+
 function reorderFlag(value: unknown): number {
   if (value === true || value === 'true') return 1;
   if (value === false || value === 'false') return 0;
@@ -136,6 +153,10 @@ export function updateConfig(config: SandboxConfig, params: Record<string, unkno
   if (burst !== undefined) next.pairRateBurst = wholeNumber(burst, 'pair_rate_burst', 1);
   const pairWindow = pick(params, KEYS.pairRateWindowMs);
   if (pairWindow !== undefined) next.pairRateWindowMs = wholeNumber(pairWindow, 'pair_rate_window_ms', 0);
+  const tier = pick(params, KEYS.defaultMessagingLimit);
+  if (tier !== undefined) next.defaultMessagingLimit = checkMessagingLimit(tier);
+  const usRule = pick(params, KEYS.usMarketingRule);
+  if (usRule !== undefined) next.usMarketingRule = checkFlag(usRule, 'us_marketing_rule');
   Object.assign(config, next);
 }
 
@@ -155,5 +176,7 @@ export function configView(config: SandboxConfig) {
     webhook_batch_window_ms: config.webhookBatchWindowMs,
     pair_rate_burst: config.pairRateBurst,
     pair_rate_window_ms: config.pairRateWindowMs,
+    default_messaging_limit: config.defaultMessagingLimit,
+    us_marketing_rule: config.usMarketingRule,
   };
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_PORTFOLIO_TIER, isPortfolioTier } from './messages/portfolio-tiers';
+import type { PortfolioTier } from './messages/portfolio-tiers';
 import { formatDisplayPhoneNumber } from './phone-format';
 import { randomAlphanumeric, randomNumericId } from './random-strings';
 import { TemplateStore } from './templates/template-store';
@@ -70,6 +72,8 @@ export interface StateRecords {
   codes: AuthorizationCode[];
   tokens: AccessToken[];
   subscriptions: Subscription[];
+  /** Business portfolio → messaging limit tier; absent in state files written before tiers were modelled. */
+  portfolioTiers?: Record<string, PortfolioTier>;
 }
 
 /** Graph renders times as "2024-05-01T10:00:00+0000". */
@@ -85,11 +89,16 @@ export class SandboxState {
   private readonly codes = new Map<string, AuthorizationCode>();
   private readonly tokens = new Map<string, AccessToken>();
   private readonly subscriptions = new Map<string, Subscription>();
+  private readonly portfolioTiers = new Map<string, PortfolioTier>();
   readonly templates = new TemplateStore();
   readonly uploads = new UploadStore();
   readonly media = new MediaStore();
 
+  /** `defaultTier`: the messaging limit a new portfolio gets (configurable, read at each sign-up). */
+  constructor(private readonly defaultTier: () => PortfolioTier = () => DEFAULT_PORTFOLIO_TIER) {}
+
   reset(): void {
+    this.portfolioTiers.clear();
     this.templates.clear();
     this.uploads.clear();
     this.media.clear();
@@ -110,6 +119,7 @@ export class SandboxState {
       codes: [...this.codes.values()],
       tokens: [...this.tokens.values()],
       subscriptions: [...this.subscriptions.values()],
+      portfolioTiers: Object.fromEntries(this.portfolioTiers),
     };
   }
 
@@ -127,12 +137,24 @@ export class SandboxState {
     for (const code of records.codes) this.codes.set(code.code, code);
     for (const token of records.tokens) this.tokens.set(token.token, token);
     for (const s of records.subscriptions) this.subscriptions.set(`${s.wabaId}:${s.appId}`, s);
+    this.portfolioTiers.clear();
+    for (const [id, tier] of Object.entries(records.portfolioTiers ?? {})) {
+      if (isPortfolioTier(tier)) this.portfolioTiers.set(id, tier);
+    }
+    // An older file kept the limit only on the numbers: the portfolio takes its numbers' value.
+    for (const waba of records.wabas) {
+      if (this.portfolioTiers.has(waba.businessId)) continue;
+      const shown = this.phoneNumbersOf(waba.id)[0]?.businessManagerMessagingLimit;
+      this.portfolioTiers.set(waba.businessId, isPortfolioTier(shown) ? shown : DEFAULT_PORTFOLIO_TIER);
+    }
   }
 
   /** What a finished Embedded Signup leaves behind: a business, its WABA and number, and a one-time code. */
   createBusiness(input: NewBusiness): { waba: Waba; phoneNumber: PhoneNumber; code: AuthorizationCode } {
     const businessId = this.newId();
     this.businesses.add(businessId);
+    const tier = this.defaultTier();
+    this.portfolioTiers.set(businessId, tier);
     const waba: Waba = {
       id: this.newId(),
       businessId,
@@ -154,7 +176,7 @@ export class SandboxState {
       throughputLevel: 'STANDARD',
       lastOnboardedTime: graphTime(new Date()),
       messagingLimitTier: 'TIER_1K',
-      businessManagerMessagingLimit: 'TIER_2K',
+      businessManagerMessagingLimit: tier,
       status: 'PENDING',
       nameStatus: 'AVAILABLE_WITHOUT_REVIEW',
       registered: false,
@@ -197,6 +219,27 @@ export class SandboxState {
 
   findPhoneNumber(id: string): PhoneNumber | undefined {
     return this.phoneNumbers.get(id);
+  }
+
+  hasBusiness(businessId: string): boolean {
+    return this.businesses.has(businessId);
+  }
+
+  wabasOf(businessId: string): Waba[] {
+    return [...this.wabas.values()].filter((w) => w.businessId === businessId);
+  }
+
+  /** The portfolio's messaging limit tier (a WABA's `businessId` is its portfolio). */
+  portfolioTier(businessId: string): PortfolioTier {
+    return this.portfolioTiers.get(businessId) ?? DEFAULT_PORTFOLIO_TIER;
+  }
+
+  /** Sets the portfolio's tier; every number of the portfolio shows it. */
+  setPortfolioTier(businessId: string, tier: PortfolioTier): void {
+    this.portfolioTiers.set(businessId, tier);
+    for (const waba of this.wabasOf(businessId)) {
+      for (const phone of this.phoneNumbersOf(waba.id)) phone.businessManagerMessagingLimit = tier;
+    }
   }
 
   phoneNumbersOf(wabaId: string): PhoneNumber[] {

@@ -10,17 +10,26 @@ export interface FaultSettings {
   rateLimitBurst: { everyN: number; length: number } | null;
   /** Added before every answer. */
   latencyMs: number;
+  /** Share of marketing sends (outside a service window) accepted, then failed with 131049. */
+  marketingLimitRate: number;
 }
 
 export type FaultVerdict = 'none' | 'server-error' | 'rate-limit';
 
-const NONE: FaultSettings = { errorRate5xx: 0, rateLimitRate: 0, rateLimitBurst: null, latencyMs: 0 };
+const NONE: FaultSettings = {
+  errorRate5xx: 0,
+  rateLimitRate: 0,
+  rateLimitBurst: null,
+  latencyMs: 0,
+  marketingLimitRate: 0,
+};
 
 const KEYS = {
   errorRate5xx: ['error_rate_5xx', 'errorRate5xx'],
   rateLimitRate: ['rate_limit_rate', 'rateLimitRate'],
   rateLimitBurst: ['rate_limit_burst', 'rateLimitBurst'],
   latencyMs: ['latency_ms', 'latencyMs'],
+  marketingLimitRate: ['marketing_limit_rate', 'marketingLimitRate'],
 } as const;
 
 export const FAULT_KEYS: readonly string[] = Object.values(KEYS).flat();
@@ -71,6 +80,8 @@ export function parseFaultPatch(params: Record<string, unknown>): Partial<FaultS
       );
     }
   }
+  const marketing = pick(params, KEYS.marketingLimitRate);
+  if (marketing !== undefined) patch.marketingLimitRate = share(marketing, 'marketing_limit_rate');
   const latency = pick(params, KEYS.latencyMs);
   if (latency !== undefined) {
     const n = toNumber(latency);
@@ -113,6 +124,12 @@ export class Faults {
     return 'none';
   }
 
+  /** Whether this marketing send meets the per-user marketing limit (131049), by the configured share. */
+  marketingLimited(): boolean {
+    const rate = this.settings.marketingLimitRate;
+    return rate > 0 && this.random() < rate;
+  }
+
   /** Waits the configured latency; `wakeAll` (close, reset) ends every wait at once. */
   delay(): Promise<void> | undefined {
     const ms = this.settings.latencyMs;
@@ -139,12 +156,13 @@ export class Faults {
   }
 
   view() {
-    const { errorRate5xx, rateLimitRate, rateLimitBurst, latencyMs } = this.settings;
+    const { errorRate5xx, rateLimitRate, rateLimitBurst, latencyMs, marketingLimitRate } = this.settings;
     return {
       error_rate_5xx: errorRate5xx,
       rate_limit_rate: rateLimitRate,
       rate_limit_burst: rateLimitBurst && { every_n: rateLimitBurst.everyN, length: rateLimitBurst.length },
       latency_ms: latencyMs,
+      marketing_limit_rate: marketingLimitRate,
     };
   }
 }

@@ -87,6 +87,7 @@ describe('Faults', () => {
       rate_limit_rate: 0,
       rate_limit_burst: null,
       latency_ms: 0,
+      marketing_limit_rate: 0,
     });
   });
 

@@ -55,10 +55,55 @@ export function pairRateLimitHit(): GraphError {
   });
 }
 
+/** Meta's answer when a send would reach one more unique user than the portfolio's messaging limit. */
+export function spamRateLimitHit(): GraphError {
+  return new GraphError(400, 131048, '(#131048) Spam rate limit hit', {
+    details:
+      'Message failed to send because there are restrictions on how many messages can be sent from this phone number. This may be because too many previous messages were blocked or flagged as spam.',
+  });
+}
+
 export function somethingWentWrong(): GraphError {
   return new GraphError(500, 131000, '(#131000) Something went wrong', {
     details: 'Something went wrong',
   });
+}
+
+const ERROR_CODES_HREF = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
+
+/** Why a message the sandbox accepted fails later, in its `failed` status webhook. */
+export type FailureKind = 'undeliverable' | 'marketing-limit' | 'paced-drop';
+
+export function failureError(kind: FailureKind) {
+  if (kind === 'marketing-limit') return marketingLimitError();
+  if (kind === 'paced-drop') return pacedDropError();
+  return undeliverableError();
+}
+
+/** Meta's per-user marketing limit (and its pause of marketing templates to US numbers). */
+export function marketingLimitError() {
+  return {
+    code: 131049,
+    title: 'This message was not delivered to maintain healthy ecosystem engagement.',
+    message: 'This message was not delivered to maintain healthy ecosystem engagement.',
+    error_data: {
+      details: 'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.',
+    },
+    href: ERROR_CODES_HREF,
+  };
+}
+
+/** A message held by template pacing, dropped because the template's quality was found low. */
+export function pacedDropError() {
+  return {
+    code: 132015,
+    title: 'Template is Paused',
+    message: 'Template is Paused',
+    error_data: {
+      details: 'Template is paused due to low quality so it cannot be sent in a template message.',
+    },
+    href: ERROR_CODES_HREF,
+  };
 }
 
 /** The `errors[]` entry of a `failed` status for a recipient the sandbox treats as undeliverable. */
@@ -71,6 +116,6 @@ export function undeliverableError() {
       details:
         'Message Undeliverable: the recipient is not a WhatsApp user, has not accepted the latest terms, or uses an old WhatsApp version.',
     },
-    href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
+    href: ERROR_CODES_HREF,
   };
 }

@@ -1,6 +1,8 @@
 import { AcceptedLog } from './accepted-log';
 import { Faults } from './faults';
+import { Pacing } from './pacing';
 import { PairRateLimiter } from './pair-rate';
+import { ReachWindows } from './reach-window';
 import type { BatchSettings, PayloadSink } from './status-emitter';
 import { StatusEmitter } from './status-emitter';
 import { ThroughputLimiter } from './token-bucket';
@@ -13,6 +15,9 @@ export class Messaging {
   readonly faults = new Faults();
   readonly accepted = new AcceptedLog();
   readonly wamids = new WamidGenerator();
+  /** Per portfolio: users reached in the moving 24 hours, and open customer service windows (kept on disk). */
+  readonly reach = new ReachWindows();
+  readonly pacing = new Pacing();
   readonly statuses: StatusEmitter;
 
   constructor(sink: PayloadSink, batch: () => BatchSettings) {
@@ -26,6 +31,8 @@ export class Messaging {
     this.pairRate.clear();
     this.faults.reset();
     this.accepted.clear();
+    this.reach.clear();
+    this.pacing.clear();
   }
 
   stop(): void {

@@ -3,14 +3,15 @@ import type { SandboxContext } from '../context';
 import type { PhoneNumber } from '../state';
 import {
   pairRateLimitHit,
+  spamRateLimitHit,
   templateDisabled,
   templateDoesNotExist,
   templatePaused,
   throughputExceeded,
 } from './message-errors';
 import { invalidParameter } from '../errors';
-import { isUndeliverable } from './recipient-rules';
-import { planStatuses } from './status-plan';
+import { PORTFOLIO_TIERS } from './portfolio-tiers';
+import { decideFate, planFor } from './send-fate';
 import type { MessageInfo } from './status-payload';
 import { templateShape } from './template-shape';
 import { checkParameters, parseSendRequest } from './validate-send';
@@ -18,13 +19,13 @@ import { checkParameters, parseSendRequest } from './validate-send';
 export interface SendAnswer {
   messaging_product: 'whatsapp';
   contacts: { input: string; wa_id: string }[];
-  messages: { id: string; message_status: 'accepted' }[];
+  messages: { id: string; message_status: 'accepted' | 'held_for_quality_assessment' }[];
 }
 
 /**
  * A template send, after the token and the number were checked: the request, the template and its
- * parameters, the number's throughput, the pair rate; then the message is accepted, logged and its
- * statuses planned.
+ * parameters, the portfolio's messaging limit, the number's throughput, the pair rate; then the message is
+ * accepted (or held by template pacing), logged and its statuses planned.
  */
 export function sendTemplateMessage(
   ctx: SandboxContext,
@@ -51,9 +52,16 @@ export function sendTemplateMessage(
   }
 
   const now = Date.now();
+  // A WABA's businessId is its portfolio: the limit is shared by every number of every WABA in it.
+  const portfolioId = ctx.state.findWaba(phone.wabaId)?.businessId ?? phone.wabaId;
+  const fate = decideFate(ctx, portfolioId, phone.id, send.digits, template, now);
+  const limit = PORTFOLIO_TIERS[ctx.state.portfolioTier(portfolioId)];
+  // Checked before any token is taken, recorded only once every check passed.
+  if (fate.counts && !messaging.reach.fits(portfolioId, send.digits, limit, now)) throw spamRateLimitHit();
   if (!messaging.throughput.take(phone.id, phone.throughputLevel, now)) throw throughputExceeded();
   const pair = { burst: config.pairRateBurst, windowMs: config.pairRateWindowMs };
   if (!messaging.pairRate.take(phone.id, send.digits, pair, now)) throw pairRateLimitHit();
+  if (fate.counts) messaging.reach.record(portfolioId, send.digits, now);
 
   const wamid = messaging.wamids.next(send.digits);
   messaging.accepted.add({
@@ -75,21 +83,18 @@ export function sendTemplateMessage(
     bizOpaqueCallbackData: send.bizOpaqueCallbackData,
     category: template.category.toLowerCase(),
     conversationId: createHash('md5').update(`${phone.id}|${send.digits}`).digest('hex'),
+    ...(fate.failure !== null
+      ? { failure: fate.failure }
+      : fate.held?.outcome === 'drop'
+        ? { failure: 'paced-drop' as const }
+        : {}),
   };
-  const plan = planStatuses(now, isUndeliverable(send.digits), {
-    delaysMs: config.statusDelaysMs,
-    deliveredRate: config.deliveredRate,
-    readRate: config.readRate,
-    duplicateRate: config.duplicateRate,
-    reorderRate: config.reorderRate,
-    batchWindowMs: config.webhookBatchWindowMs,
-  });
-  messaging.statuses.schedule(info, plan);
+  messaging.statuses.schedule(info, planFor(ctx, fate, now));
 
   const answer: SendAnswer = {
     messaging_product: 'whatsapp',
     contacts: [{ input: send.input, wa_id: send.digits }],
-    messages: [{ id: wamid, message_status: 'accepted' }],
+    messages: [{ id: wamid, message_status: fate.held ? 'held_for_quality_assessment' : 'accepted' }],
   };
   ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });
   return answer;

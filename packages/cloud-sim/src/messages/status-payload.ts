@@ -1,4 +1,5 @@
-import { undeliverableError } from './message-errors';
+import { failureError } from './message-errors';
+import type { FailureKind } from './message-errors';
 import type { StatusName } from './status-plan';
 
 /** What a status webhook needs to know about the message it reports on. */
@@ -13,6 +14,8 @@ export interface MessageInfo {
   /** The template's category in lower case: the conversation origin and pricing category. */
   category: string;
   conversationId: string;
+  /** Why its `failed` status fails; absent (state files of earlier runs too) means undeliverable. */
+  failure?: FailureKind;
 }
 
 export interface StatusEvent {
@@ -45,7 +48,7 @@ export function statusObject(event: StatusEvent) {
           pricing: { billable: true, pricing_model: 'PMP', category: message.category, type: 'regular' },
         }
       : {}),
-    ...(status === 'failed' ? { errors: [undeliverableError()] } : {}),
+    ...(status === 'failed' ? { errors: [failureError(message.failure ?? 'undeliverable')] } : {}),
   };
 }
 

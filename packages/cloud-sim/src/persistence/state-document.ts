@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context';
 import type { StoredMedia } from '../media/media-store';
+import type { SavedReach } from '../messages/reach-window';
 import type { SavedStatuses } from '../messages/status-emitter';
 import type { StateRecords } from '../state';
 import type { PendingReview } from '../templates/review-scheduler';
@@ -24,6 +25,8 @@ export interface StateDocument {
   statuses: SavedStatuses;
   /** Webhooks posted but not yet answered 2xx (Herald was down, or the stop came mid-retry). */
   webhooks: SavedDelivery[];
+  /** Users each portfolio reached in the moving 24 hours, and open service windows (absent in older files). */
+  reach?: SavedReach;
 }
 
 /** The document plus the upload bytes, taken in one synchronous step so both describe the same moment. */
@@ -45,6 +48,7 @@ export function captureState(ctx: SandboxContext): CapturedState {
       reviews: ctx.reviews.pendingWithDue(),
       statuses: ctx.messaging.statuses.save(),
       webhooks: ctx.webhooks.pendingDeliveries(),
+      reach: ctx.messaging.reach.save(),
     },
     uploadBytes: new Map(sessions.map((s) => [s.id, { offset: s.offset, chunks: [...s.chunks] }])),
   };
@@ -70,6 +74,7 @@ export function restoreState(
       ctx.reviews.scheduleAt(review.templateId, review.due);
     }
   }
+  ctx.messaging.reach.restore(document.reach);
   ctx.webhooks.resume(document.webhooks);
   ctx.messaging.statuses.restore(document.statuses);
 }

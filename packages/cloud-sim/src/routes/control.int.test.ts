@@ -107,7 +107,13 @@ describe('control API', () => {
         pending_statuses: 0,
         statuses_posted: 0,
         posts: 0,
-        faults: { error_rate_5xx: 0, rate_limit_rate: 0, rate_limit_burst: null, latency_ms: 0 },
+        faults: {
+          error_rate_5xx: 0,
+          rate_limit_rate: 0,
+          rate_limit_burst: null,
+          latency_ms: 0,
+          marketing_limit_rate: 0,
+        },
       },
       config: expect.objectContaining({
         review_delay_ms: 2000,

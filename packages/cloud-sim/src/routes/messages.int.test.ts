@@ -518,6 +518,7 @@ describe('fault injection', () => {
       rate_limit_rate: 0,
       rate_limit_burst: null,
       latency_ms: 0,
+      marketing_limit_rate: 0,
     });
     const acc = await signUpWithToken(url);
     await approvedTemplate(acc);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { applyQualityChange, parseQualityChange } from '../account-health';
 import type { SandboxContext } from '../context';
 import { GraphError, invalidParameter, missingParameter } from '../errors';
 import { parseFaultPatch } from '../messages/faults';
@@ -67,14 +68,20 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
         );
       }
     }
+    const quality = parseQualityChange(params);
     if (level !== undefined) phone.throughputLevel = level as ThroughputLevel;
     if (mps !== undefined) messaging.throughput.setMps(phone.id, mps);
     else messaging.throughput.refill(phone.id);
+    const notified = applyQualityChange(ctx, phone, quality);
     const result = {
       id: phone.id,
       throughput_level: phone.throughputLevel,
       mps: messaging.throughput.mps(phone.id, phone.throughputLevel as ThroughputLevel),
       level_mps: THROUGHPUT_MPS[phone.throughputLevel as ThroughputLevel],
+      // Quality and status only when asked about, so throughput-only callers get the answer they always did.
+      ...((quality.qualityRating ?? quality.status ?? quality.event)
+        ? { quality_rating: phone.qualityRating, status: phone.status, quality_update: notified }
+        : {}),
     };
     await ctx.log.append({
       method: 'POST',
@@ -118,6 +125,10 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
           }
         : { type: 'text', body: text ?? '' };
     const wamid = messaging.wamids.next(from);
+    const now = Date.now();
+    // The user wrote in: templates from this number to them are free of the limits for 24 hours.
+    const portfolioId = ctx.state.findWaba(phone.wabaId)?.businessId ?? phone.wabaId;
+    messaging.reach.openServiceWindow(portfolioId, phone.id, from, now);
     const body = inboundPayload({
       wabaId: phone.wabaId,
       phoneNumberId: phone.id,
@@ -125,7 +136,7 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
       from,
       profileName: stringParam(params, 'name') ?? 'Sandbox User',
       wamid,
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: Math.floor(now / 1000),
       content,
     });
     const delivery = ctx.webhooks.send(webhookTarget(ctx, phone.wabaId), body, {

@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context';
 import { templateStatusPayload } from '../webhooks/template-status-payload';
+import type { StatusNotice } from '../webhooks/template-status-payload';
 import { webhookTarget } from '../webhooks/webhook-target';
 import type { MessageTemplate, RejectionReason, TemplateStatus } from './template-store';
 
@@ -9,10 +10,15 @@ export function changeTemplateStatus(
   template: MessageTemplate,
   status: TemplateStatus,
   reason: RejectionReason | null,
+  notice: StatusNotice = {},
 ): void {
   ctx.state.templates.setStatus(template, status, reason);
-  ctx.webhooks.send(webhookTarget(ctx, template.wabaId), templateStatusPayload(template), {
-    field: 'message_template_status_update',
-    wabaId: template.wabaId,
-  });
+  ctx.webhooks.send(
+    webhookTarget(ctx, template.wabaId),
+    templateStatusPayload(template, new Date(), notice),
+    {
+      field: 'message_template_status_update',
+      wabaId: template.wabaId,
+    },
+  );
 }
