@@ -17,6 +17,7 @@ import { webhookRoutes } from './features/webhooks/routes';
 import { createWebhookProcessor } from './features/webhooks/create-webhook-processor';
 import type { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
+import { graphVersionWarning } from './graph/graph-versions';
 import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
 import { answerFrameworkError, registerInputGuard } from './plugins/input-guard';
@@ -71,6 +72,8 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   registerInputGuard(app);
   await registerOpenApi(app);
 
+  const versionWarning = graphVersionWarning(config.GRAPH_API_VERSION, new Date());
+  if (versionWarning) app.log.warn(versionWarning);
   const graph = new GraphClient({
     baseUrl: config.graphApiBase,
     version: config.GRAPH_API_VERSION,

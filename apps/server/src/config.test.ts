@@ -80,4 +80,12 @@ describe('loadConfig', () => {
       'https://graph.facebook.com',
     );
   });
+
+  it('defaults the Graph API version to v25.0 (served until 2028-07-29), and refuses a malformed one', () => {
+    expect(loadConfig({}).GRAPH_API_VERSION).toBe('v25.0');
+    expect(loadConfig({ GRAPH_API_VERSION: 'v26.0' }).GRAPH_API_VERSION).toBe('v26.0');
+    expect(() => loadConfig({ GRAPH_API_VERSION: '25' })).toThrow(
+      'invalid configuration: GRAPH_API_VERSION must look like v25.0 (got "25")',
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_GRAPH_API_VERSION } from './graph/graph-versions';
 import { repoRoot } from './paths';
 
 const port = (fallback: number) =>
@@ -48,10 +49,11 @@ export const EnvSchema = z.object({
   DATABASE_OWNER_URL: postgresUrl.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   GRAPH_API_BASE: z.url({ message: 'must be a URL' }).optional(),
+  /** Decision 024: a version Meta serves until 2028-07-29; a version near or past its end warns at start. */
   GRAPH_API_VERSION: z
     .string()
-    .regex(/^v\d+\.\d+$/, 'must look like v21.0')
-    .default('v21.0'),
+    .regex(/^v\d+\.\d+$/, `must look like ${DEFAULT_GRAPH_API_VERSION}`)
+    .default(DEFAULT_GRAPH_API_VERSION),
   META_APP_ID: z.string().min(1).default('herald-sandbox-app'),
   META_APP_SECRET: z.string().min(1).default('herald-sandbox-secret'),
   META_CONFIG_ID: z.string().min(1).default('herald-sandbox-config'),
@@ -76,6 +78,16 @@ export const EnvSchema = z.object({
     .min(1)
     .max(604_800, 'must be at most 604800 (7 days, how long Meta retries a webhook)')
     .default(3_600),
+  /**
+   * How many times a message WhatsApp limited (131049, its per-user marketing limit) is sent again, each no
+   * sooner than 24 hours after it was limited; 0 never (decision 028).
+   */
+  MARKETING_LIMIT_RETRIES: z.coerce
+    .number({ message: 'must be a whole number of retries' })
+    .int('must be a whole number of retries')
+    .min(0, 'must be from 0 to 5')
+    .max(5, 'must be from 0 to 5 (Meta says not to resend a limited message repeatedly)')
+    .default(1),
   /** The largest contact CSV accepted (bytes); larger uploads are refused with 413 before being read. */
   IMPORT_MAX_BYTES: z.coerce
     .number({ message: 'must be a number of bytes' })
