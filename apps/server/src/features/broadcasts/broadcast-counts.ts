@@ -5,13 +5,16 @@ import { withTransaction } from '../../db/transaction';
 const RECOUNT_SQL = `
   update broadcasts b
      set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed,
-         unknown_count = s.unknown
+         unknown_count = s.unknown, limited_count = s.limited, not_on_whatsapp_count = s.not_on_whatsapp
     from (select broadcast_id,
                  count(*) filter (where state in ('accepted', 'sent', 'delivered', 'read'))::int as accepted,
                  count(*) filter (where state in ('delivered', 'read'))::int as delivered,
                  count(*) filter (where state = 'read')::int as read,
                  count(*) filter (where state = 'failed')::int as failed,
-                 count(*) filter (where state = 'unknown')::int as unknown
+                 count(*) filter (where state = 'unknown')::int as unknown,
+                 -- Not Herald's failures (decision 028): counted apart from failed.
+                 count(*) filter (where state = 'limited')::int as limited,
+                 count(*) filter (where state = 'not_on_whatsapp')::int as not_on_whatsapp
             from broadcast_messages where broadcast_id = any($1::bigint[]) group by broadcast_id) s
    where b.id = s.broadcast_id`;
 

@@ -1,6 +1,8 @@
 import {
   BROADCAST_REPORT_PAGE_SIZE,
   type BroadcastReport,
+  failureReason,
+  HERALD_FAILURE_REASONS,
   type BroadcastReportQuery,
   RECIPIENT_OUTCOME_NAMES,
   RECIPIENT_OUTCOMES,
@@ -36,7 +38,7 @@ export async function readBroadcastReport(
 
   const states = query.outcome ? [...RECIPIENT_OUTCOMES[query.outcome]] : null;
   const offset = (query.page - 1) * BROADCAST_REPORT_PAGE_SIZE;
-  const [byState, page] = await Promise.all([
+  const [byState, page, failures] = await Promise.all([
     pool.query<{ state: string; n: number }>(
       'select state, count(*)::int as n from broadcast_messages where broadcast_id = $1 group by state',
       [id],
@@ -57,6 +59,16 @@ export async function readBroadcastReport(
         order by m.whatsapp_number limit $3 offset $4`,
       [id, states, BROADCAST_REPORT_PAGE_SIZE, offset],
     ),
+    // Meta's title can vary for one code (a retry's "Gave up after…"): one group per code, its commonest title.
+    pool.query<{ state: string; code: number | null; title: string | null; n: number }>(
+      `select state, error_code as code,
+              case when error_code is null then error_title else mode() within group (order by error_title) end as title,
+              count(*)::int as n
+         from broadcast_messages
+        where broadcast_id = $1 and state in ('failed', 'limited', 'not_on_whatsapp', 'unknown')
+        group by state, error_code, case when error_code is null then error_title end`,
+      [id],
+    ),
   ]);
 
   const outcomes = Object.fromEntries(RECIPIENT_OUTCOME_NAMES.map((name) => [name, 0])) as Record<
@@ -70,6 +82,7 @@ export async function readBroadcastReport(
   return {
     broadcast,
     outcomes,
+    failure_reasons: failureGroups(failures.rows),
     count,
     next: offset + BROADCAST_REPORT_PAGE_SIZE < count ? pageUrl(query.page + 1) : null,
     previous: query.page > 1 ? pageUrl(query.page - 1) : null,
@@ -83,4 +96,29 @@ export async function readBroadcastReport(
       updated_at: row.updated_at?.toISOString() ?? null,
     })),
   };
+}
+
+/**
+ * The report's failure groups, most frequent first (ties by code): each Meta code once, each of Herald's own
+ * reasons by its title, in plain words from packages/contracts (failure-reasons.ts).
+ */
+function failureGroups(rows: Array<{ state: string; code: number | null; title: string | null; n: number }>) {
+  return rows
+    .map((row) => {
+      const text = failureReason(row.code, row.title);
+      // A missing value or a message Herald could not send keeps its own title: it names the field or the cause.
+      const own =
+        row.code === null &&
+        row.title !== null &&
+        (text === HERALD_FAILURE_REASONS.missingValue || text === HERALD_FAILURE_REASONS.notSent);
+      return {
+        code: row.code,
+        outcome: recipientOutcome(row.state),
+        title: own ? row.title! : text.title,
+        count: row.n,
+        explanation: text.explanation,
+        action: text.action,
+      };
+    })
+    .sort((a, b) => b.count - a.count || (a.code ?? 0) - (b.code ?? 0) || a.title.localeCompare(b.title));
 }

@@ -3,14 +3,26 @@ import https from 'node:https';
 
 export type SendOutcome =
   | { kind: 'accepted'; wamid: string }
+  /** 200 with `message_status` held_for_quality_assessment or paused (template pacing): a status settles it. */
+  | { kind: 'held'; wamid: string }
   | { kind: 'retry'; code: number; title: string; minDelayMs?: number }
   | { kind: 'failed'; code: number; title: string }
+  /** 131049 (per-user marketing limit) or 131026 (not on WhatsApp): outcomes of their own, not failures. */
+  | { kind: 'limited' | 'not_on_whatsapp'; code: number; title: string }
+  /** 132015/132016: the template is paused or disabled; nothing was sent, the broadcast pauses (decision 029). */
+  | { kind: 'template_paused'; code: number; title: string; details: string | null }
   /** The request may have reached Meta: never resend blindly; a status webhook settles it. */
   | { kind: 'unconfirmed'; title: string };
 
 // Meta's codes that mean "not now" rather than "never" (facts §6).
 const RETRY_CODES = new Set([130429, 131056, 131000, 131016, 4, 80007, 2]);
 const PAIR_RATE = 131056;
+export const MARKETING_LIMIT = 131049;
+export const NOT_ON_WHATSAPP = 131026;
+export const TEMPLATE_PAUSED = 132015;
+export const TEMPLATE_DISABLED = 132016;
+// Pacing's answers (facts §5): Meta took the message but holds it; it is sent or dropped later.
+const HELD_STATUSES = new Set(['held_for_quality_assessment', 'paused']);
 
 /**
  * `POST /{phone-number-id}/messages` over a keep-alive agent (node:http, which sustains far more requests per
@@ -105,7 +117,7 @@ export class MessageSender {
 
 function classify(status: number, text: string): SendOutcome {
   let body: {
-    messages?: Array<{ id?: string }>;
+    messages?: Array<{ id?: string; message_status?: string }>;
     error?: { code?: number; message?: string; error_data?: { details?: string } };
   } = {};
   try {
@@ -116,9 +128,17 @@ function classify(status: number, text: string): SendOutcome {
       : { kind: 'failed', code: status, title: `Cloud API answered ${status}` };
   }
   const wamid = body.messages?.[0]?.id;
-  if (status >= 200 && status < 300 && wamid) return { kind: 'accepted', wamid };
+  if (status >= 200 && status < 300 && wamid) {
+    const held = HELD_STATUSES.has(body.messages?.[0]?.message_status ?? '');
+    return { kind: held ? 'held' : 'accepted', wamid };
+  }
   const code = body.error?.code ?? status;
   const title = body.error?.message ?? `Cloud API answered ${status}`;
+  if (code === TEMPLATE_PAUSED || code === TEMPLATE_DISABLED) {
+    return { kind: 'template_paused', code, title, details: body.error?.error_data?.details ?? null };
+  }
+  if (code === MARKETING_LIMIT) return { kind: 'limited', code, title };
+  if (code === NOT_ON_WHATSAPP) return { kind: 'not_on_whatsapp', code, title };
   if (code === PAIR_RATE) return { kind: 'retry', code, title, minDelayMs: 6_000 };
   if (RETRY_CODES.has(code) || status >= 500) return { kind: 'retry', code, title };
   return { kind: 'failed', code, title };

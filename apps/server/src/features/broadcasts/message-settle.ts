@@ -1,12 +1,23 @@
 import type { Pool } from '../../db/pool';
+import { pauseForTemplateAnswers, type TemplatePausedResult } from './template-pause';
 
 /** What one send came to, as the sender writes it back to the message row. */
 export type SendResult =
-  | { id: number; state: 'accepted'; wamid: string; at: Date }
+  | { id: number; state: 'accepted' | 'held'; wamid: string; at: Date }
   | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
-  | { id: number; state: 'failed' | 'unconfirmed'; code: number | null; title: string }
+  | {
+      id: number;
+      state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp';
+      code: number | null;
+      title: string;
+    }
+  /** Meta refused the template (132015/132016): not sent, back to the queue, and its broadcast pauses. */
+  | TemplatePausedResult
   /** Never requested (the worker is stopping): back to the queue as it was, the attempt not counted. */
   | { id: number; state: 'released' };
+
+/** How long a message limited by WhatsApp (131049) waits before it may go again: Meta says not at once (facts §9). */
+export const LIMITED_RETRY_DELAY = `interval '24 hours'`;
 
 /**
  * Locks the message rows named in `x` in id order before an update touches them: an update's own row order
@@ -21,14 +32,23 @@ export const LOCKED = `locked as materialized (
  */
 export async function settleMessages(pool: Pool, results: SendResult[]): Promise<void> {
   const accepted = results.filter(
-    (r): r is Extract<SendResult, { state: 'accepted' }> => r.state === 'accepted',
+    (r): r is Extract<SendResult, { state: 'accepted' | 'held' }> =>
+      r.state === 'accepted' || r.state === 'held',
   );
   const retries = results.filter((r): r is Extract<SendResult, { state: 'queued' }> => r.state === 'queued');
   const final = results.filter(
-    (r): r is Extract<SendResult, { state: 'failed' | 'unconfirmed' }> =>
-      r.state === 'failed' || r.state === 'unconfirmed',
+    (r): r is Extract<SendResult, { state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp' }> =>
+      r.state === 'failed' ||
+      r.state === 'unconfirmed' ||
+      r.state === 'limited' ||
+      r.state === 'not_on_whatsapp',
   );
-  const released = results.filter((r) => r.state === 'released').map((r) => r.id);
+  const paused = results.filter((r): r is TemplatePausedResult => r.state === 'template_paused');
+  // The broadcast pauses before its rows go back to the queue, so no sender claims them in between.
+  if (paused.length > 0) await pauseForTemplateAnswers(pool, paused);
+  const released = results
+    .filter((r) => r.state === 'released' || r.state === 'template_paused')
+    .map((r) => r.id);
   if (released.length > 0) {
     await pool.query(
       `with x as (select unnest($1::bigint[]) as id),
@@ -41,13 +61,18 @@ export async function settleMessages(pool: Pool, results: SendResult[]): Promise
   if (accepted.length > 0) {
     // A status webhook may already have moved the row past `sending`; only then keep its state.
     await pool.query(
-      `with x as (select * from unnest($1::bigint[], $2::text[], $3::timestamptz[]) as x(id, wamid, at)),
+      `with x as (select * from unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[]) as x(id, wamid, at, state)),
        ${LOCKED}
        update broadcast_messages m
-          set state = case when m.state in ('sending', 'unconfirmed', 'unknown') then 'accepted' else m.state end,
+          set state = case when m.state in ('sending', 'unconfirmed', 'unknown') then x.state else m.state end,
               wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at)
          from x join locked l on l.id = x.id where m.id = x.id`,
-      [accepted.map((r) => r.id), accepted.map((r) => r.wamid), accepted.map((r) => r.at)],
+      [
+        accepted.map((r) => r.id),
+        accepted.map((r) => r.wamid),
+        accepted.map((r) => r.at),
+        accepted.map((r) => r.state),
+      ],
     );
   }
   if (retries.length > 0) {
@@ -71,8 +96,10 @@ export async function settleMessages(pool: Pool, results: SendResult[]): Promise
       `with x as (select * from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)),
        ${LOCKED}
        update broadcast_messages m set state = x.state, error_code = x.code, error_title = x.title,
-              failed_at = case when x.state = 'failed' then now() end,
-              unconfirmed_at = case when x.state = 'unconfirmed' then now() end
+              failed_at = case when x.state <> 'unconfirmed' then now() end,
+              unconfirmed_at = case when x.state = 'unconfirmed' then now() end,
+              -- A limited message may go again, no sooner than a day later (limited-retry.ts).
+              next_attempt_at = case when x.state = 'limited' then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end
          from x join locked l on l.id = x.id
         where m.id = x.id and m.state = 'sending'`,
       [

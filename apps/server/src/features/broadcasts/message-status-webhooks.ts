@@ -1,7 +1,10 @@
 import type { PoolClient } from 'pg';
 import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
-import type { WebhookHandler } from '../webhooks/webhook-processor';
+import type { WebhookBatch, WebhookHandler } from '../webhooks/webhook-processor';
 import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
+import { MARKETING_LIMIT, NOT_ON_WHATSAPP } from './message-sender';
+import { LIMITED_RETRY_DELAY } from './message-settle';
+import { broadcastsToPause, pauseLockedBroadcasts, type TemplatePause } from './template-pause';
 
 /** How far a status takes a message: a status only ever moves a row to a higher rank (decision 022). */
 const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, failed: 10 };
@@ -45,28 +48,61 @@ export const applyMessageStatuses: WebhookHandler = async (_client, change, batc
     (s) => typeof s?.status === 'string' && RANK[s.status] !== undefined,
   );
   if (statuses.length === 0) return;
-  const pending = batch.collect('message-statuses', () => [] as IncomingStatus[], applyStatuses);
+  const pending = broadcastWrites(batch).statuses;
   for (const status of statuses) pending.push(incoming(change.wabaId, status));
 };
 
-async function applyStatuses(client: PoolClient, statuses: IncomingStatus[]): Promise<void> {
-  if (statuses.length === 0) return;
-  const params = [
-    statuses.map((s) => s.wabaId),
-    statuses.map((s) => s.rowId),
-    statuses.map((s) => s.wamid),
-    statuses.map((s) => s.status),
-    statuses.map((s) => s.code),
-    statuses.map((s) => s.title),
-  ];
-  // The furthest status per message row, within the WABA each entry names. Plain reads: no lock yet.
-  const { rows: targets } = await client.query<{ broadcast_id: number }>(
+/** What a webhook batch writes to broadcasts and their messages, applied once at its end under one lock order. */
+interface BroadcastWrites {
+  statuses: IncomingStatus[];
+  /** Template status webhooks that pause broadcasts (template-pause.ts). */
+  pauses: TemplatePause[];
+}
+
+/** This batch's broadcast writes: status webhooks and template pauses share one end-of-batch step. */
+export function broadcastWrites(batch: WebhookBatch): BroadcastWrites {
+  return batch.collect('broadcast-writes', () => ({ statuses: [], pauses: [] }), applyBroadcastWrites);
+}
+
+/**
+ * Finds what the batch touches with plain reads, locks those broadcasts in id order, pauses the ones a template
+ * pause stops, then updates the message rows (each in id order) and recounts: one lock order (decision 022).
+ */
+async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites): Promise<void> {
+  const pausing = await broadcastsToPause(client, writes.pauses);
+  const targets = await statusTargets(client, writes.statuses);
+  if (pausing.length === 0 && targets.length === 0) return;
+  await lockBroadcasts(client, [...pausing.map((p) => p.id), ...targets]);
+  await pauseLockedBroadcasts(client, pausing);
+  if (targets.length > 0) await applyStatuses(client, writes.statuses, targets);
+}
+
+const statusParams = (statuses: IncomingStatus[]) => [
+  statuses.map((s) => s.wabaId),
+  statuses.map((s) => s.rowId),
+  statuses.map((s) => s.wamid),
+  statuses.map((s) => s.status),
+  statuses.map((s) => s.code),
+  statuses.map((s) => s.title),
+];
+
+/** The broadcasts the statuses' rows belong to, within the WABA each entry names. Plain reads: no lock yet. */
+async function statusTargets(client: PoolClient, statuses: IncomingStatus[]): Promise<number[]> {
+  if (statuses.length === 0) return [];
+  const { rows } = await client.query<{ broadcast_id: number }>(
     `${TARGETS_SQL} select distinct broadcast_id::int from best`,
-    params,
+    statusParams(statuses),
   );
-  if (targets.length === 0) return;
-  const broadcastIds = targets.map((t) => t.broadcast_id);
-  await lockBroadcasts(client, broadcastIds);
+  return rows.map((r) => r.broadcast_id);
+}
+
+/** Applies statuses to their rows; the caller has locked their broadcasts (`broadcastIds`). */
+async function applyStatuses(
+  client: PoolClient,
+  statuses: IncomingStatus[],
+  broadcastIds: number[],
+): Promise<void> {
+  const params = statusParams(statuses);
   await client.query(
     `${TARGETS_SQL},
      -- The targets with their rows locked in id order. The update then joins each locked target to its row by
@@ -75,18 +111,27 @@ async function applyStatuses(client: PoolClient, statuses: IncomingStatus[]): Pr
      locked as materialized (
        select t.* from best t join broadcast_messages lm on lm.id = t.id order by lm.id for update of lm)
      update broadcast_messages m
-        set state = t.status,
+        -- A failure that is not Herald's has its own outcome: 131049 limited (sent again no sooner than a day
+        -- later, limited-retry.ts), 131026 not on WhatsApp (never again).
+        set state = case when t.status <> 'failed' then t.status
+                         when t.code = ${MARKETING_LIMIT} then 'limited'
+                         when t.code = ${NOT_ON_WHATSAPP} then 'not_on_whatsapp'
+                         else 'failed' end,
             wamid = coalesce(m.wamid, t.wamid),
             accepted_at = coalesce(m.accepted_at, now()),
             delivered_at = case when t.status in ('delivered', 'read') then coalesce(m.delivered_at, now()) else m.delivered_at end,
             read_at = case when t.status = 'read' then coalesce(m.read_at, now()) else m.read_at end,
             failed_at = case when t.status = 'failed' then now() else m.failed_at end,
+            next_attempt_at = case when t.status = 'failed' and t.code = ${MARKETING_LIMIT}
+                                   then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end,
             -- An unknown outcome's explanation no longer holds once WhatsApp has told what happened.
             error_code = case when t.status = 'failed' then t.code when m.state = 'unknown' then null else m.error_code end,
             error_title = case when t.status = 'failed' then t.title when m.state = 'unknown' then null else m.error_title end
        from locked t
       where m.id = t.id
-        and m.state not in ('failed', 'read')
+        and m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
+        -- A status of an earlier attempt (a limited message sent again has a new wamid) does not move this one.
+        and (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
         and (t.status = 'failed'
              or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
                 < array_position(array['sent', 'delivered', 'read'], t.status))

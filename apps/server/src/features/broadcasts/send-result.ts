@@ -8,11 +8,24 @@ const MAX_ATTEMPTS = 8;
 export function toResult(message: Claimed, outcome: SendOutcome): SendResult {
   switch (outcome.kind) {
     case 'accepted':
-      return { id: message.id, state: 'accepted', wamid: outcome.wamid, at: new Date() };
+    case 'held':
+      // Held by template pacing: Meta has it (a wamid), so it is neither failed nor retried (decision 029).
+      return { id: message.id, state: outcome.kind, wamid: outcome.wamid, at: new Date() };
     case 'unconfirmed':
       return { id: message.id, state: 'unconfirmed', code: null, title: outcome.title };
     case 'failed':
-      return { id: message.id, state: 'failed', code: outcome.code, title: outcome.title };
+    case 'limited':
+    case 'not_on_whatsapp':
+      return { id: message.id, state: outcome.kind, code: outcome.code, title: outcome.title };
+    case 'template_paused':
+      // Nothing was sent: the row goes back to the queue and its broadcast pauses (decision 029).
+      return {
+        id: message.id,
+        state: 'template_paused',
+        broadcastId: message.broadcast_id,
+        code: outcome.code,
+        why: outcome.details ?? outcome.title.replace(/^\(#\d+\)\s*/, ''),
+      };
     case 'retry': {
       if (message.attempts >= MAX_ATTEMPTS) {
         return {

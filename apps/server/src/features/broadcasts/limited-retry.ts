@@ -1,0 +1,54 @@
+import type { Pool } from '../../db/pool';
+import { withTransaction } from '../../db/transaction';
+import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
+import { LOCKED } from './message-settle';
+/** MARKETING_LIMIT_RETRIES's default (config.ts): peers retry a limited message once or twice at most. */
+export const DEFAULT_MARKETING_LIMIT_RETRIES = 1;
+
+/**
+ * One step of the engine's tick (decision 028). A limited message does not hold its broadcast's completion;
+ * once its 24 hours are over it goes back to the queue (at most `maxRetries` times per message) and a
+ * completed broadcast is sending again until it has sent them. A message out of retries, or of a cancelled
+ * broadcast, stays limited for good: its next attempt is set to infinity so the tick's index scan skips it.
+ * Locks broadcast rows before message rows, each in id order (decision 022). Answers how many were requeued.
+ */
+export async function requeueDueLimited(pool: Pool, maxRetries: number): Promise<number> {
+  await pool.query(
+    `with x as (select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+                 where m.state = 'limited' and m.next_attempt_at <= now()
+                   and (m.limit_retries >= $1 or b.status in ('cancelled', 'failed'))),
+     ${LOCKED}
+     update broadcast_messages m set next_attempt_at = 'infinity'
+       from locked l where m.id = l.id and m.state = 'limited'`,
+    [Math.max(0, maxRetries)],
+  );
+  if (maxRetries <= 0) return 0;
+  const { rows } = await pool.query<{ broadcast_id: number }>(
+    `select distinct broadcast_id::int from broadcast_messages
+      where state = 'limited' and next_attempt_at <= now() and limit_retries < $1`,
+    [maxRetries],
+  );
+  if (rows.length === 0) return 0;
+  const ids = rows.map((r) => r.broadcast_id);
+  return withTransaction(pool, async (client) => {
+    await lockBroadcasts(client, ids);
+    await client.query(
+      `update broadcasts set status = 'sending', completed_at = null
+        where id = any($1::bigint[]) and status = 'completed'`,
+      [ids],
+    );
+    // A paused broadcast's rows wait in the queue for its resume; a cancelled one's stay limited (above).
+    const requeued = await client.query(
+      `with x as (select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+                   where m.broadcast_id = any($1::bigint[]) and b.status in ('sending', 'paused')
+                     and m.state = 'limited' and m.next_attempt_at <= now() and m.limit_retries < $2),
+       ${LOCKED}
+       update broadcast_messages m
+          set state = 'queued', limit_retries = m.limit_retries + 1, attempts = 0, next_attempt_at = now()
+         from locked l where m.id = l.id and m.state = 'limited'`,
+      [ids, maxRetries],
+    );
+    await recountLockedBroadcasts(client, ids);
+    return requeued.rowCount ?? 0;
+  });
+}
