@@ -33,14 +33,14 @@ function openerPage(sandboxUrl: string): string {
     window.messages.push({ origin: event.origin, data: event.data });
   });
   window.fbAsyncInit = function () {
-    FB.init({ appId: 'herald-sandbox-app', autoLogAppEvents: true, xfbml: true, version: 'v21.0' });
+    FB.init({ appId: 'herald-sandbox-app', autoLogAppEvents: true, xfbml: true, version: 'v25.0' });
   };
   document.getElementById('connect').addEventListener('click', function () {
     FB.login(function (response) { window.loginResult = response; }, {
       config_id: 'sandbox-config',
       response_type: 'code',
       override_default_response_type: true,
-      extras: { setup: {}, featureType: '', sessionInfoVersion: '3' }
+      extras: { setup: {}, featureType: '', sessionInfoVersion: '3', version: 'v4' }
     });
   });
 </script>

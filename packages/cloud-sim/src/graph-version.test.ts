@@ -4,6 +4,8 @@ import { stripGraphVersion } from './graph-version';
 describe('stripGraphVersion', () => {
   it.each([
     ['/v21.0/123/phone_numbers', '/123/phone_numbers'],
+    ['/v25.0/123/messages', '/123/messages'],
+    ['/v26.0/oauth/access_token?code=x', '/oauth/access_token?code=x'],
     ['/v18.0/oauth/access_token?code=x', '/oauth/access_token?code=x'],
     ['/v21.0', '/'],
     ['/v21.0?x=1', '/?x=1'],

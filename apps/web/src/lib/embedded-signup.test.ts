@@ -134,7 +134,7 @@ describe('runEmbeddedSignup', () => {
       config_id: 'cfg-1',
       response_type: 'code',
       override_default_response_type: true,
-      extras: { setup: {}, featureType: '', sessionInfoVersion: '3' },
+      extras: { setup: {}, featureType: '', sessionInfoVersion: '3', version: 'v4' },
     });
   });
 

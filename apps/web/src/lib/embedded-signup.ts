@@ -89,13 +89,16 @@ export type FacebookSdk = {
   login(callback: (response: FacebookLoginResponse) => void, options: Record<string, unknown>): void;
 };
 
-/** `FB.login` options for Embedded Signup (docs/cloud-api-facts.md §1). */
+/**
+ * `FB.login` options for Embedded Signup (docs/cloud-api-facts.md §1, §9). `version: 'v4'` asks for Meta's
+ * current flow: a launch without it is v2, which (with v3) ended in October 2026 (decision 024).
+ */
 export function loginOptions(configId: string): Record<string, unknown> {
   return {
     config_id: configId,
     response_type: 'code',
     override_default_response_type: true,
-    extras: { setup: {}, featureType: '', sessionInfoVersion: '3' },
+    extras: { setup: {}, featureType: '', sessionInfoVersion: '3', version: 'v4' },
   };
 }
 

@@ -3,6 +3,8 @@ import { scriptJson } from './sdk-script';
 export interface PopupPageOptions {
   appId: string;
   appValid: boolean;
+  /** `extras.version` of the launch ('' when none was given, which Meta reads as v2). */
+  esVersion: string;
   openerOrigin: string;
   session: string;
   completeUrl: string;
@@ -13,6 +15,12 @@ const PRESETS = [
   { name: 'Lucky Shrub', phone: '+44 7700 900123' },
   { name: 'Northwind Bakery', phone: '+1 415 555 0132' },
 ];
+
+/**
+ * The Embedded Signup versions Meta still runs: v2, v3 and their public previews ended in October 2026 (facts §9,
+ * Meta's "Versions" page), so a launch without `extras.version: 'v4'` ends in an error, as on Meta.
+ */
+export const EMBEDDED_SIGNUP_VERSIONS = ['v4', 'v4-public-preview'];
 
 // The only step of the sandbox's flow; Meta's real flow has several.
 const STEP = 'PHONE_NUMBER_SETUP';
@@ -57,9 +65,15 @@ export function popupPage(options: PopupPageOptions): string {
     session: options.session,
     appId: options.appId,
     completeUrl: options.completeUrl,
+    appValid: options.appValid,
     step: STEP,
   });
-  const form = options.appValid
+  const problem = !options.appValid
+    ? `Invalid App ID: ${options.appId} is not this sandbox's app.`
+    : !EMBEDDED_SIGNUP_VERSIONS.includes(options.esVersion)
+      ? `Embedded Signup ${options.esVersion || 'v2'} is no longer available: versions before v4 ended in October 2026. Launch it with extras.version 'v4'.`
+      : null;
+  const form = !problem
     ? `<h1>Connect your WhatsApp Business account</h1>
     <p class="hint">Choose a sample business or type your own. The sandbox creates the WhatsApp Business
       account and phone number; nothing is sent to Meta.</p>
@@ -81,7 +95,7 @@ export function popupPage(options: PopupPageOptions): string {
       </div>
     </form>`
     : `<h1>Something went wrong</h1>
-    <p class="error" role="alert">Invalid App ID: ${escapeHtml(options.appId)} is not this sandbox's app.</p>
+    <p class="error" role="alert">${escapeHtml(problem)}</p>
     <div class="actions"><button type="button" class="secondary" id="cancel">Cancel</button></div>`;
 
   return `<!doctype html>
@@ -101,7 +115,7 @@ export function popupPage(options: PopupPageOptions): string {
 (function () {
   'use strict';
   var CONFIG = ${config};
-  var APP_VALID = ${options.appValid ? 'true' : 'false'};
+  var PROBLEM = ${scriptJson(problem)};
 
   function tell(message) {
     if (window.opener) window.opener.postMessage(JSON.stringify(message), CONFIG.openerOrigin);
@@ -118,16 +132,18 @@ export function popupPage(options: PopupPageOptions): string {
   }
 
   document.getElementById('cancel').addEventListener('click', function () {
-    var data = APP_VALID
+    var data = !PROBLEM
       ? { current_step: CONFIG.step }
-      : { error_message: 'Invalid App ID', error_id: '1349159', session_id: CONFIG.session,
-          timestamp: String(Math.floor(Date.now() / 1000)) };
+      : CONFIG.appValid
+        ? { error_message: PROBLEM, session_id: CONFIG.session, timestamp: String(Math.floor(Date.now() / 1000)) }
+        : { error_message: 'Invalid App ID', error_id: '1349159', session_id: CONFIG.session,
+            timestamp: String(Math.floor(Date.now() / 1000)) };
     tell({ type: 'WA_EMBEDDED_SIGNUP', event: 'CANCEL', data: data });
     tellLogin(null);
     closeSoon('Cancelled. You can close this window.');
   });
 
-  if (!APP_VALID) return;
+  if (PROBLEM) return;
 
   var nameInput = document.getElementById('business-name');
   var phoneInput = document.getElementById('phone-number');

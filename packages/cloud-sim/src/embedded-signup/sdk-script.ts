@@ -30,7 +30,7 @@ export function sdkScript(sandboxUrl: string): string {
         console.error('FB.init: appId is required');
         return;
       }
-      settings = { appId: String(options.appId), version: options.version || 'v21.0' };
+      settings = { appId: String(options.appId), version: options.version || 'v25.0' };
     },
     getLoginStatus: function (callback) {
       callback(notConnected());
@@ -51,6 +51,8 @@ export function sdkScript(sandboxUrl: string): string {
         session: session,
         config_id: options.config_id ? String(options.config_id) : '',
         feature_type: extras.featureType ? String(extras.featureType) : '',
+        // The Embedded Signup flow's own version (v4 now); Meta's v2 had none, so none means v2.
+        es_version: extras.version ? String(extras.version) : '',
         version: settings.version
       });
 

@@ -39,6 +39,7 @@ describe('Embedded Signup shim', () => {
       app_id: 'herald-sandbox-app',
       origin: 'http://localhost:5173',
       session: 's1',
+      es_version: 'v4',
     });
     const response = await fetch(`${sandbox.url}/embedded-signup?${query.toString()}`);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -57,6 +58,21 @@ describe('Embedded Signup shim', () => {
     expect(html).toContain('Invalid App ID: &lt;b&gt;x&lt;/b&gt;');
     expect(html).not.toContain('id="business-name"');
     expect(html).toContain('"openerOrigin":"*"');
+  });
+
+  it('ends a launch of a retired Embedded Signup version (none given is v2) in an error, as Meta does', async () => {
+    for (const esVersion of ['', 'v2', 'v3']) {
+      const query = new URLSearchParams({
+        app_id: 'herald-sandbox-app',
+        session: 's2',
+        es_version: esVersion,
+      });
+      const html = await (await fetch(`${sandbox.url}/embedded-signup?${query.toString()}`)).text();
+      expect(html).toContain(`Embedded Signup ${esVersion || 'v2'} is no longer available`);
+      expect(html).not.toContain('id="business-name"');
+    }
+    const script = await (await fetch(`${sandbox.url}/sdk.js`)).text();
+    expect(script).toContain("es_version: extras.version ? String(extras.version) : ''");
   });
 
   it('completes a sign-up into state and refuses another app id', async () => {

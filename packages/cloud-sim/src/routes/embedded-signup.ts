@@ -31,6 +31,7 @@ export function registerEmbeddedSignupRoutes(app: FastifyInstance, ctx: SandboxC
       popupPage({
         appId,
         appValid: appId === ctx.appId,
+        esVersion: request.query.es_version ?? '',
         openerOrigin: targetOrigin(request.query.origin),
         session: request.query.session ?? '',
         completeUrl: '/embedded-signup/complete',
