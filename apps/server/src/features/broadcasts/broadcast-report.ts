@@ -62,7 +62,7 @@ export async function readBroadcastReport(
     // Meta's title can vary for one code (a retry's "Gave up after…"): one group per code, its commonest title.
     pool.query<{ state: string; code: number | null; title: string | null; n: number }>(
       `select state, error_code as code,
-              case when error_code is null then error_title else mode() within group (order by error_title) end as title,
+              case when error_code is null then min(error_title) else mode() within group (order by error_title) end as title,
               count(*)::int as n
          from broadcast_messages
         where broadcast_id = $1 and state in ('failed', 'limited', 'not_on_whatsapp', 'unknown')
