@@ -17,6 +17,7 @@ import { registerMessagingControlRoutes } from './routes/messaging-control';
 import { registerNodeRoutes } from './routes/nodes';
 import { registerOauthRoutes } from './routes/oauth';
 import { registerPortfolioControlRoutes } from './routes/portfolio-control';
+import { registerPhoneNumberControlRoutes } from './routes/phone-number-control';
 import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
@@ -200,6 +201,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   });
 
   registerControlRoutes(app, ctx);
+  registerPhoneNumberControlRoutes(app, ctx);
   registerEmbeddedSignupRoutes(app, ctx);
   registerOauthRoutes(app, ctx);
   registerNodeRoutes(app, ctx);

@@ -194,6 +194,35 @@ export class SandboxState {
     return { waba, phoneNumber, code };
   }
 
+  /**
+   * Another number in an existing WABA, already registered (CONNECTED), as when a business adds a second
+   * number in WhatsApp Manager; it shows its portfolio's messaging limit like the first.
+   */
+  addPhoneNumber(wabaId: string, phoneDigits: string): PhoneNumber {
+    const waba = this.wabas.get(wabaId);
+    if (!waba) throw new Error(`unknown WABA ${wabaId}`);
+    const phoneNumber: PhoneNumber = {
+      id: this.newId(),
+      wabaId,
+      digits: phoneDigits,
+      displayPhoneNumber: formatDisplayPhoneNumber(phoneDigits),
+      verifiedName: waba.name,
+      codeVerificationStatus: 'VERIFIED',
+      qualityRating: 'GREEN',
+      platformType: 'CLOUD_API',
+      throughputLevel: 'STANDARD',
+      lastOnboardedTime: graphTime(new Date()),
+      messagingLimitTier: 'TIER_1K',
+      businessManagerMessagingLimit: this.portfolioTier(waba.businessId),
+      status: 'CONNECTED',
+      nameStatus: 'AVAILABLE_WITHOUT_REVIEW',
+      registered: true,
+      pin: null,
+    };
+    this.phoneNumbers.set(phoneNumber.id, phoneNumber);
+    return phoneNumber;
+  }
+
   /** A code is spent by its first exchange, whatever happens next, as Meta's are. */
   exchangeCode(code: string): ExchangeResult {
     const entry = this.codes.get(code);

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './health';
 export * from './paging';
 export * from './phone-numbers';
+export * from './us-numbers';
 export * from './templates';
 export * from './broadcasts';
 export * from './safe-text';

@@ -26,6 +26,7 @@ export interface GraphPhoneNumber {
   last_onboarded_time?: string;
   messaging_limit_tier?: string;
   whatsapp_business_manager_messaging_limit?: string;
+  status?: string;
 }
 
 export interface GraphWaba {
@@ -44,6 +45,7 @@ const PHONE_FIELDS = [
   'last_onboarded_time',
   'messaging_limit_tier',
   'whatsapp_business_manager_messaging_limit',
+  'status',
 ].join(',');
 
 /** A message template as Meta lists it. */

@@ -2,6 +2,7 @@ import type { WabaAccount } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import type { GraphPhoneNumber } from '../../graph/graph-client';
+import { setPortfolioTier } from '../broadcasts/messaging-limit';
 
 type Queryable = Pool | PoolClient;
 
@@ -68,7 +69,10 @@ export async function insertWaba(
   return rows[0]!.id;
 }
 
-/** Inserts or refreshes the account's numbers as the Cloud API reported them. */
+/**
+ * Inserts or refreshes the account's numbers as the Cloud API reported them, and the portfolio's messaging
+ * limit tier they show (the same on every number of the portfolio, cloud-api-facts §2).
+ */
 export async function upsertPhoneNumbers(
   db: Queryable,
   wabaAccountId: number,
@@ -78,12 +82,14 @@ export async function upsertPhoneNumbers(
   for (const number of numbers) {
     await db.query(
       `insert into phone_numbers (waba_account_id, phone_number_id, display_phone_number, verified_name,
-                                  quality_rating, throughput_level, messaging_limit_tier, two_step_pin_encrypted)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)
+                                  quality_rating, throughput_level, messaging_limit_tier, two_step_pin_encrypted,
+                                  status)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        on conflict (phone_number_id) do update set
          display_phone_number = excluded.display_phone_number, verified_name = excluded.verified_name,
          quality_rating = excluded.quality_rating, throughput_level = excluded.throughput_level,
          messaging_limit_tier = excluded.messaging_limit_tier,
+         status = coalesce(excluded.status, phone_numbers.status),
          two_step_pin_encrypted = coalesce(excluded.two_step_pin_encrypted, phone_numbers.two_step_pin_encrypted),
          synced_at = now()
        where phone_numbers.waba_account_id = excluded.waba_account_id`,
@@ -96,9 +102,16 @@ export async function upsertPhoneNumbers(
         number.throughput?.level ?? null,
         number.whatsapp_business_manager_messaging_limit ?? number.messaging_limit_tier ?? null,
         twoStepPins.get(number.id) ?? null,
+        // Meta's status (CONNECTED, FLAGGED, …): whether the number may be chosen to send a broadcast. Sign-up
+        // lists the numbers before registering the chosen one (the one given a PIN), which registration connects.
+        twoStepPins.has(number.id) && number.status === 'PENDING' ? 'CONNECTED' : (number.status ?? null),
       ],
     );
   }
+  const tier = numbers.find(
+    (n) => n.whatsapp_business_manager_messaging_limit,
+  )?.whatsapp_business_manager_messaging_limit;
+  if (tier) await setPortfolioTier(db, wabaAccountId, tier);
 }
 
 /** The caller's accounts in the login answer's shape: one `details` entry per number. */

@@ -1,7 +1,17 @@
+import { NON_US_AREA_CODES } from '@herald/contracts';
+
+/**
+ * Whether `column` holds a US number in Meta's sense (+1 and a US area code, decision 026), as isUsNumber in
+ * packages/contracts says; the area codes are a constant, written into the SQL text.
+ */
+export const usNumberSql = (column: string) =>
+  `(${column} ~ '^\\+1[0-9]{10}$' and substr(${column}, 3, 3) <> all('{${NON_US_AREA_CODES.join(',')}}'::text[]))`;
+
 /**
  * The contacts a broadcast may reach: the account's, not opted out, and for a tag audience those carrying any
- * of the tags. Numbers are unique per account (contacts_waba_number_key), so each number appears once.
- * Parameters: $1 account id, $2 tag ids (null for everyone).
+ * of the tags; with $3 true, not the US numbers, to which Meta does not deliver marketing templates
+ * (decision 026). Numbers are unique per account (contacts_waba_number_key), so each number appears once.
+ * Parameters: $1 account id, $2 tag ids (null for everyone), $3 leave out US numbers (null = no).
  */
 export const AUDIENCE_SQL = `
   select c.id, c.whatsapp_number
@@ -9,4 +19,5 @@ export const AUDIENCE_SQL = `
    where c.waba_account_id = $1
      and c.opted_out_at is null
      and ($2::bigint[] is null
-          or exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = any($2::bigint[])))`;
+          or exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = any($2::bigint[])))
+     and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;

@@ -25,7 +25,7 @@ export async function startNextDueBroadcast(
     const due = await client.query<{
       id: number;
       waba_account_id: number;
-      audience: { tag_ids: number[] | null; percentage: number };
+      audience: { tag_ids: number[] | null; percentage: number; leave_out_us?: boolean };
     }>(
       `select id::int, waba_account_id::int, audience from broadcasts
         where status = 'scheduled' and scheduled_at <= now()
@@ -39,11 +39,11 @@ export async function startNextDueBroadcast(
     // Data-modifying CTEs run once whether or not the final select reads them.
     const frozen = await client.query<{ total: number }>(
       `with audience as materialized (
-         select a.id, a.whatsapp_number, md5($3::text || ':' || a.id::text) as position
+         select a.id, a.whatsapp_number, md5($4::text || ':' || a.id::text) as position
            from (${AUDIENCE_SQL}) a),
        sampled as materialized (
          select id, whatsapp_number, position from audience order by position
-          limit (select round(count(*) * $4::numeric / 100) from audience)),
+          limit (select round(count(*) * $5::numeric / 100) from audience)),
        frozen as (
          select coalesce(array_agg(id order by position), '{}') as ids,
                 coalesce(array_agg(whatsapp_number order by position), '{}') as numbers,
@@ -51,18 +51,19 @@ export async function startNextDueBroadcast(
            from sampled),
        first_rows as (
          insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
-         select $3::bigint, x.id, x.number
-           from frozen, unnest(frozen.ids[1:$5], frozen.numbers[1:$5]) with ordinality as x(id, number, n)
+         select $4::bigint, x.id, x.number
+           from frozen, unnest(frozen.ids[1:$6], frozen.numbers[1:$6]) with ordinality as x(id, number, n)
           order by x.n
          returning 1),
        rest as (
          insert into broadcast_audiences (broadcast_id, contact_ids, numbers, written)
-         select $3::bigint, ids, numbers, $5 from frozen where total > $5
+         select $4::bigint, ids, numbers, $6 from frozen where total > $6
          returning 1)
        select total from frozen`,
       [
         broadcast.waba_account_id,
         broadcast.audience.tag_ids,
+        broadcast.audience.leave_out_us ?? false,
         broadcast.id,
         broadcast.audience.percentage,
         firstRows,

@@ -9,6 +9,7 @@ import { toResult } from './send-result';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { LOCKED, settleMessages, type SendResult } from './message-settle';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
+import { PORTFOLIO_OF_WABA, reserveReach, stopWaiting, waitForLimit } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
 
 const BATCH = 200;
@@ -28,6 +29,8 @@ export interface Claimed {
 interface SendContext {
   token: string;
   phoneNumberId: string;
+  /** The business portfolio whose 24-hour messaging limit this number's sends count against (decision 027). */
+  portfolio: string;
   templates: Map<number, SendableTemplate>;
   /** Herald's template_media id → the media id uploaded to this number, for this sender run. */
   media: Map<number, string>;
@@ -68,6 +71,8 @@ export class BroadcastEngine {
       unconfirmedTimeoutSeconds?: number;
       /** Message rows written at the start and then per slice (defaults FIRST_ROWS, SLICE_ROWS; tests shrink them). */
       audienceRows?: { first: number; slice: number };
+      /** Reserve the portfolio's messaging limit before each batch (default true; the bench measures it off). */
+      messagingLimit?: boolean;
     },
   ) {
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
@@ -80,7 +85,7 @@ export class BroadcastEngine {
     await this.writeAudiences();
     const { rows } = await this.deps.pool.query<{ phone_number_id: number }>(
       `select distinct b.phone_number_id::int from broadcasts b
-        where b.status = 'sending'
+        where b.status = 'sending' and (b.waiting_until is null or b.waiting_until <= now())
           and exists (select 1 from broadcast_messages m where m.broadcast_id = b.id and m.state in ('queued', 'sending'))`,
     );
     for (const { phone_number_id: phoneId } of rows) {
@@ -199,30 +204,42 @@ export class BroadcastEngine {
           );
           continue;
         }
-        const results = await Promise.all(
-          batch.map(async (message) => {
-            if (message.opted_out) {
-              return { id: message.id, state: 'failed', code: null, title: OPTED_OUT } as Result;
-            }
-            const rendered = this.render(context, message);
-            if (!rendered.ok)
-              return { id: message.id, state: 'failed', code: null, title: rendered.reason } as Result;
-            // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
-            // being left 'sending' (after a restart that would read as "may have reached Meta": unknown, unsent).
-            const go = await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]);
-            if (!go || this.stopped) return { id: message.id, state: 'released' } as Result;
-            const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
-              messaging_product: 'whatsapp',
-              recipient_type: 'individual',
-              to: message.whatsapp_number.replace(/^\+/, ''),
-              type: 'template',
-              biz_opaque_callback_data: String(message.id),
-              template: rendered.template,
-            });
-            return toResult(message, outcome);
-          }),
+        const unsent: Result[] = [];
+        const ready: Array<{ message: Claimed; template: object }> = [];
+        for (const message of batch) {
+          const rendered = message.opted_out
+            ? { ok: false as const, reason: OPTED_OUT }
+            : this.render(context, message);
+          if (rendered.ok) ready.push({ message, template: rendered.template });
+          else unsent.push({ id: message.id, state: 'failed', code: null, title: rendered.reason });
+        }
+        const allowed = await this.reserveLimit(
+          context,
+          ready.map(({ message }) => message),
         );
-        await settleMessages(this.deps.pool, results);
+        const results = await Promise.all(
+          ready
+            .filter(({ message }) => allowed.has(message.id))
+            .map(async ({ message, template }) => {
+              // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
+              // being left 'sending' (after a restart that would read as "may have reached Meta": unknown, unsent).
+              const go = await Promise.race([
+                bucket.take().then(() => true),
+                this.stopping.then(() => false),
+              ]);
+              if (!go || this.stopped) return { id: message.id, state: 'released' } as Result;
+              const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
+                messaging_product: 'whatsapp',
+                recipient_type: 'individual',
+                to: message.whatsapp_number.replace(/^\+/, ''),
+                type: 'template',
+                biz_opaque_callback_data: String(message.id),
+                template,
+              });
+              return toResult(message, outcome);
+            }),
+        );
+        await settleMessages(this.deps.pool, [...unsent, ...results]);
         await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
       }
     } finally {
@@ -232,13 +249,46 @@ export class BroadcastEngine {
     }
   }
 
+  /**
+   * Reserves the portfolio's 24-hour limit for the messages about to be sent (decision 027) and answers the ids
+   * that may go now. The rest go back to the queue unsent and their broadcasts wait until the window frees.
+   */
+  private async reserveLimit(context: SendContext, messages: Claimed[]): Promise<Set<number>> {
+    const all = new Set(messages.map((m) => m.id));
+    if (this.deps.messagingLimit === false || messages.length === 0) return all;
+    const { allowed, freesAt } = await reserveReach(
+      this.deps.pool,
+      context.portfolio,
+      messages.map((m) => m.whatsapp_number),
+    );
+    const held = messages.filter((m) => !allowed.has(m.whatsapp_number));
+    const sent = messages.filter((m) => allowed.has(m.whatsapp_number));
+    if (sent.length > 0) await stopWaiting(this.deps.pool, [...new Set(sent.map((m) => m.broadcast_id))]);
+    if (held.length > 0) {
+      await waitForLimit(
+        this.deps.pool,
+        held.map((m) => m.id),
+        [...new Set(held.map((m) => m.broadcast_id))],
+        // Only a limit of 0 leaves nothing to expire; look again in a minute then.
+        freesAt ?? new Date(Date.now() + 60_000),
+      );
+      this.deps.log?.info(
+        { portfolio: context.portfolio, held: held.length, freesAt },
+        'messaging limit reached: waiting for the 24-hour window',
+      );
+    }
+    return new Set(sent.map((m) => m.id));
+  }
+
   private async sendContext(phoneId: number) {
     const { rows } = await this.deps.pool.query<{
       phone_number_id: string;
       throughput_level: string | null;
       token: string;
+      portfolio: string;
     }>(
-      `select p.phone_number_id, p.throughput_level, w.business_token_encrypted as token
+      `select p.phone_number_id, p.throughput_level, w.business_token_encrypted as token,
+              ${PORTFOLIO_OF_WABA} as portfolio
          from phone_numbers p join waba_accounts w on w.id = p.waba_account_id where p.id = $1`,
       [phoneId],
     );
@@ -246,6 +296,7 @@ export class BroadcastEngine {
     return {
       token: this.deps.secrets.open(row.token),
       phoneNumberId: row.phone_number_id,
+      portfolio: row.portfolio,
       templates: new Map<number, SendableTemplate>(),
       media: new Map<number, string>(),
       mps: this.deps.mpsOverride ?? MPS_OF_LEVEL[row.throughput_level ?? 'STANDARD'] ?? 80,
@@ -257,6 +308,7 @@ export class BroadcastEngine {
       `with picked as (
          select m.id, m.contact_id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
           where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
+            and (b.waiting_until is null or b.waiting_until <= now())
           order by m.broadcast_id, m.id limit $2 for update of m skip locked)
        update broadcast_messages m set state = 'sending', attempts = m.attempts + 1
          from picked left join contacts c on c.id = picked.contact_id
@@ -339,12 +391,14 @@ export class BroadcastEngine {
   }
 
   private async nextRetryInMs(phoneId: number): Promise<number | null> {
-    // A broadcast whose audience is still being written will have more rows in a moment.
+    // A broadcast whose audience is still being written will have more rows in a moment. One waiting for the
+    // messaging limit is not waited for here (that may be hours): the tick starts a sender again when it is due.
     const { rows } = await this.deps.pool.query<{ wait: number | null }>(
       `select least(
          (select extract(epoch from (min(m.next_attempt_at) - now())) * 1000
             from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
-           where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued'),
+           where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued'
+             and (b.waiting_until is null or b.waiting_until <= now())),
          (select 50 from broadcast_audiences a join broadcasts b on b.id = a.broadcast_id
            where b.phone_number_id = $1 limit 1)) as wait`,
       [phoneId],

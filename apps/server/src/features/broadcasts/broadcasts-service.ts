@@ -3,8 +3,9 @@ import {
   BROADCAST_MESSAGES,
   type BroadcastAction,
   MAX_SCHEDULE_AHEAD_SECONDS,
-  sampleSize,
+  overLimitMessage,
   type BroadcastCreateRequest,
+  type BroadcastEstimateRequest,
   type BroadcastListQuery,
   type BroadcastReportQuery,
   type BroadcastRow,
@@ -13,9 +14,16 @@ import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
-import { AUDIENCE_SQL } from './audience-sql';
+import {
+  audienceTags,
+  estimateAudience,
+  estimateBroadcast,
+  findTemplate,
+  sendingNumber,
+} from './broadcast-estimate';
 import { readBroadcastReport } from './broadcast-report';
 import { LOCKED } from './message-settle';
+import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './template-pause';
 
 export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
 const PAGE_SIZE = 10;
@@ -29,13 +37,7 @@ export class BroadcastsService {
   async create(waba: OwnedWaba, request: BroadcastCreateRequest) {
     const { pool } = this.deps;
     const now = this.deps.now?.() ?? Date.now();
-    const template = (
-      await pool.query<{ id: number; name: string; language: string; status: string }>(
-        'select id::int, name, language, status from templates where waba_account_id = $1 and id = $2',
-        [waba.id, request.template_id],
-      )
-    ).rows[0];
-    if (!template) throw HttpError.field(400, 'template_id', BROADCAST_MESSAGES.templateRequired);
+    const template = await findTemplate(pool, waba, request.template_id);
     if (template.status !== 'APPROVED') {
       throw HttpError.field(
         400,
@@ -43,16 +45,7 @@ export class BroadcastsService {
         `Template ${template.name} is ${template.status}: only approved templates can be sent`,
       );
     }
-    const tagIds = request.recipients.type === 'filtered' ? [...new Set(request.recipients.tag_ids)] : null;
-    if (tagIds) {
-      const found = await pool.query(
-        'select 1 from tags where waba_account_id = $1 and id = any($2::bigint[])',
-        [waba.id, tagIds],
-      );
-      if (found.rowCount !== tagIds.length) {
-        throw HttpError.field(400, 'recipients.tag_ids', 'One or more tags do not exist in this account');
-      }
-    }
+    const tagIds = await audienceTags(pool, waba, request.recipients);
     let scheduledAt = new Date(now);
     if (request.scheduled_time !== undefined) {
       const seconds = request.scheduled_time;
@@ -63,19 +56,20 @@ export class BroadcastsService {
       }
       scheduledAt = new Date(seconds * 1000);
     }
-    const phone = (
-      await pool.query<{ id: number }>(
-        'select id::int from phone_numbers where waba_account_id = $1 order by id limit 1',
-        [waba.id],
-      )
-    ).rows[0];
-    if (!phone) throw HttpError.field(400, 'template_id', 'This account has no WhatsApp number to send from');
-
-    const audience = Number(
-      (await pool.query<{ n: string }>(`select count(*) as n from (${AUDIENCE_SQL}) a`, [waba.id, tagIds]))
-        .rows[0]!.n,
-    );
-    const estimate = sampleSize(audience, request.recipients.percentage);
+    const phone = await sendingNumber(pool, waba, request.phone_number_id);
+    // Leaving out +1 numbers applies to marketing templates only: Meta delivers the others (decision 026).
+    const leaveOutUs = request.leave_out_us_numbers && template.category.toUpperCase() === 'MARKETING';
+    const figures = await estimateAudience(pool, waba, {
+      tagIds,
+      percentage: request.recipients.percentage,
+      category: template.category,
+      leaveOutUs,
+    });
+    const { left } = figures.messaging_limit;
+    if (!request.spread_over_limit && left !== null && figures.new_recipients > left) {
+      throw HttpError.field(400, 'recipients', overLimitMessage(figures.new_recipients, left));
+    }
+    const estimate = figures.recipients;
     const { rows } = await pool.query<{ id: number }>(
       `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
                                audience, scheduled_at, status, total_recipients)
@@ -91,6 +85,7 @@ export class BroadcastsService {
           type: request.recipients.type,
           tag_ids: tagIds,
           percentage: request.recipients.percentage,
+          leave_out_us: leaveOutUs,
         }),
         scheduledAt,
         estimate,
@@ -103,6 +98,11 @@ export class BroadcastsService {
       status: request.scheduled_time === undefined ? 'sending' : 'scheduled',
       total_recipients: estimate,
     };
+  }
+
+  /** POST /broadcast/estimate/ (broadcast-estimate.ts). */
+  estimate(waba: OwnedWaba, request: BroadcastEstimateRequest) {
+    return estimateBroadcast(this.deps.pool, waba, request);
   }
 
   async list(waba: OwnedWaba, query: BroadcastListQuery, pageUrl: (page: number) => string) {
@@ -127,9 +127,12 @@ export class BroadcastsService {
         read_count: number;
         failed_count: number;
         unknown_count: number;
+        phone_number: string | null;
+        waiting_until: Date | null;
       }>(
         `select id::int, name, template_name, scheduled_at, status, total_recipients, accepted_count, delivered_count,
-                read_count, failed_count, unknown_count
+                read_count, failed_count, unknown_count, waiting_until,
+                (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number
            from broadcasts where ${where} order by ${order} limit $3 offset $4`,
         [waba.id, search, PAGE_SIZE, (query.page - 1) * PAGE_SIZE],
       ),
@@ -156,6 +159,8 @@ export class BroadcastsService {
       read_percentage: percent(row.read_count, row.total_recipients),
       failed_percentage: percent(row.failed_count, row.total_recipients),
       unknown_percentage: percent(row.unknown_count, row.total_recipients),
+      phone_number: row.phone_number,
+      waiting_until: row.waiting_until?.toISOString() ?? null,
     }));
     const t = totals.rows[0]!;
     return {

@@ -3,6 +3,8 @@ import {
   BroadcastActionResponseSchema,
   BroadcastCreateRequestSchema,
   BroadcastCreateResponseSchema,
+  BroadcastEstimateRequestSchema,
+  BroadcastEstimateResponseSchema,
   BroadcastListQuerySchema,
   BroadcastListResponseSchema,
   BroadcastReportParamsSchema,
@@ -28,10 +30,30 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
             201: BroadcastCreateResponseSchema,
             400: ErrorResponseSchema,
             403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
           },
         },
       },
       async (request, reply) => reply.code(201).send(await broadcasts.create(request.waba!, request.body)),
+    );
+
+    app.post(
+      '/broadcast/estimate/',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary:
+            'What a broadcast to this audience would take: recipients, new recipients for the 24-hour limit, +1 (US) numbers, the limit',
+          body: BroadcastEstimateRequestSchema,
+          response: {
+            200: BroadcastEstimateResponseSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request) => broadcasts.estimate(request.waba!, request.body),
     );
 
     app.get(

@@ -21,6 +21,7 @@ function toPhoneNumber(number: GraphPhoneNumber): PhoneNumber {
     // Meta deprecated messaging_limit_tier; read the current field first (cloud-api-facts §2).
     messaging_limit_tier:
       number.whatsapp_business_manager_messaging_limit ?? number.messaging_limit_tier ?? null,
+    status: number.status ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Pool } from '../../db/pool';
 import { applyMessageStatuses } from '../broadcasts/message-status-webhooks';
 import { applyOptOuts } from '../contacts/opt-out-webhooks';
+import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/number-webhooks';
 import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
 import { WebhookProcessor } from './webhook-processor';
 
@@ -17,5 +18,7 @@ export function createWebhookProcessor(
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);
+  processor.on('business_capability_update', applyCapabilityUpdate);
+  processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
   return processor;
 }

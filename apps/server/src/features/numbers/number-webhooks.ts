@@ -1,0 +1,63 @@
+import { setPortfolioTier } from '../broadcasts/messaging-limit';
+import type { WebhookHandler } from '../webhooks/webhook-processor';
+
+interface CapabilityUpdate {
+  max_daily_conversations_per_business?: unknown;
+  /** Older payloads (Meta removes it in 2026): a number of users, -1 for unlimited. */
+  max_daily_conversation_per_phone?: unknown;
+}
+
+interface QualityUpdate {
+  display_phone_number?: string;
+  event?: string;
+  current_limit?: unknown;
+  max_daily_conversations_per_business?: unknown;
+}
+
+/** A quality event's effect on the number's status; other events (DOWNGRADE, UPGRADE, …) leave it. */
+const STATUS_OF_EVENT: Record<string, string> = { FLAGGED: 'FLAGGED', UNFLAGGED: 'CONNECTED' };
+
+/** The Herald account the entry names (entry.id is the WABA); a webhook only touches that account. */
+async function wabaAccountId(client: Parameters<WebhookHandler>[0], wabaId: string): Promise<number | null> {
+  const { rows } = await client.query<{ id: number }>(
+    'select id::int from waba_accounts where waba_id = $1',
+    [wabaId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * `business_capability_update`: the portfolio's messaging limit changed. A higher limit applies to the next
+ * batch of every number of the portfolio (messaging-limit.ts lets waiting broadcasts go).
+ */
+export const applyCapabilityUpdate: WebhookHandler = async (client, change) => {
+  const update = change.value as CapabilityUpdate | undefined;
+  const tier = update?.max_daily_conversations_per_business ?? update?.max_daily_conversation_per_phone;
+  if (tier === undefined || tier === null) return;
+  const id = await wabaAccountId(client, change.wabaId);
+  if (id !== null) await setPortfolioTier(client, id, tier);
+};
+
+/**
+ * `phone_number_quality_update`: FLAGGED and UNFLAGGED change whether the number may send (its status);
+ * a limit change (DOWNGRADE, UPGRADE) carries the portfolio's new tier. The number is named by its display
+ * number, digits only in webhooks (cloud-api-facts §2).
+ */
+export const applyPhoneQualityUpdate: WebhookHandler = async (client, change) => {
+  const update = change.value as QualityUpdate | undefined;
+  if (!update?.event) return;
+  const id = await wabaAccountId(client, change.wabaId);
+  if (id === null) return;
+  const status = STATUS_OF_EVENT[update.event];
+  const digits = (update.display_phone_number ?? '').replace(/\D/g, '');
+  if (status && digits) {
+    await client.query(
+      `update phone_numbers set status = $3, synced_at = now()
+        where waba_account_id = $1 and regexp_replace(display_phone_number, '\\D', '', 'g') = $2
+          and status is distinct from $3`,
+      [id, digits, status],
+    );
+  }
+  const tier = update.max_daily_conversations_per_business ?? update.current_limit;
+  if (tier !== undefined && tier !== null) await setPortfolioTier(client, id, tier);
+};

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { isUsNumber } from './us-numbers';
+
+describe('isUsNumber', () => {
+  it.each([
+    ['+14155550100', true],
+    ['+17875550100', true], // Puerto Rico: a US area code
+    ['+14165550100', false], // Toronto
+    ['+18765550100', false], // Jamaica
+    ['+447700900123', false],
+    ['+1415555010', false], // too short for a North American number
+  ])('%s → %s', (number, expected) => {
+    expect(isUsNumber(number)).toBe(expected);
+  });
+});
