@@ -13,6 +13,7 @@ import {
 import type { RenumberNotice } from '@herald/contracts';
 import { PlusIcon, TrashIcon } from '../../../components/icons';
 import { FieldMessage, FormSection } from './form-section';
+import { FlattenedVariableNote } from './flattened-variable-note';
 import { fieldClass, iconButtonClass, smallButtonClass } from './field-classes';
 import { emptyBodyParam } from '../template-form-state';
 import type { BodyParam, TemplateFormState } from '../template-form-state';
@@ -169,6 +170,7 @@ const toggleClass = (active: boolean) =>
 /** One row of 'Variable Configuration': a value or a customer column, the Static/Dynamic toggle, delete. */
 function VariableRow({ n, param, columns, error, onChange, onDelete }: VariableRowProps) {
   const marker = `{{${n}}}`;
+  const noteId = useId();
   return (
     <div
       role="group"
@@ -183,6 +185,7 @@ function VariableRow({ n, param, columns, error, onChange, onDelete }: VariableR
           {param.isDynamic ? (
             <select
               aria-label={`${TEMPLATE_UI_TEXT.selectField} for ${marker}`}
+              aria-describedby={noteId}
               value={param.column}
               aria-invalid={error ? true : undefined}
               onChange={(event) => onChange({ column: event.target.value })}
@@ -258,6 +261,7 @@ function VariableRow({ n, param, columns, error, onChange, onDelete }: VariableR
           )}
         </div>
       ) : null}
+      {param.isDynamic ? <FlattenedVariableNote id={noteId} /> : null}
       {error ? <FieldMessage>{error}</FieldMessage> : null}
     </div>
   );

@@ -16,6 +16,7 @@ import {
 import type { HeaderType } from '@herald/contracts';
 import { CloseIcon, PlusIcon } from '../../../components/icons';
 import { FieldMessage, FormSection } from './form-section';
+import { FlattenedVariableNote } from './flattened-variable-note';
 import { fieldClass, iconButtonClass, labelClass, smallButtonClass } from './field-classes';
 import { MediaUpload } from './media-upload';
 import { headerHasVariable } from '../template-form-state';
@@ -129,6 +130,7 @@ type TextHeaderProps = Omit<HeaderSectionProps, 'hasStoredMedia'>;
 
 function TextHeader({ state, onChange, errorFor, columns }: TextHeaderProps) {
   const id = useId();
+  const noteId = `${id}-flattened-note`;
   const hasVariable = headerHasVariable(state);
   const textError = hasIncompleteVariable(state.headerText)
     ? TEMPLATE_MESSAGES.incompleteVariable
@@ -207,6 +209,7 @@ function TextHeader({ state, onChange, errorFor, columns }: TextHeaderProps) {
           {state.isDynamicHeader ? (
             <select
               aria-label={TEMPLATE_UI_TEXT.selectCustomerParameter}
+              aria-describedby={noteId}
               value={state.headerColumn}
               aria-invalid={variableError ? true : undefined}
               onChange={(event) => onChange({ headerColumn: event.target.value })}
@@ -246,6 +249,7 @@ function TextHeader({ state, onChange, errorFor, columns }: TextHeaderProps) {
             </div>
           )}
           {variableError ? <FieldMessage>{variableError}</FieldMessage> : null}
+          {state.isDynamicHeader ? <FlattenedVariableNote id={noteId} /> : null}
         </div>
       ) : null}
     </div>
