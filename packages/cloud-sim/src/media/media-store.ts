@@ -5,6 +5,8 @@ export interface StoredMedia {
   mimeType: string;
   bytes: number;
   uploadedAt: number;
+  /** Hex SHA-256 of the file, as `GET /{media-id}` answers it (absent in state files older than it). */
+  sha256?: string;
 }
 
 /**
@@ -34,6 +36,14 @@ export class MediaStore {
 
   has(id: string): boolean {
     return this.media.has(id);
+  }
+
+  find(id: string): StoredMedia | undefined {
+    return this.media.get(id);
+  }
+
+  delete(id: string): boolean {
+    return this.media.delete(id);
   }
 
   clear(): void {

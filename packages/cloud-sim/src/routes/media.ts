@@ -1,12 +1,48 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, grantedPhoneNumber } from '../auth';
 import type { SandboxContext } from '../context';
-import { invalidParameter, missingParameter } from '../errors';
+import { invalidParameter, missingParameter, unsupportedRequest } from '../errors';
 import { CONTENT_HEAD_BYTES, contentMatches, mediaUploadError } from '../media/content-check';
-import { SEND_MEDIA_TYPES } from '../media/media-store';
+import { SEND_MEDIA_TYPES, type StoredMedia } from '../media/media-store';
+import { stringParam } from '../request-params';
+import type { AccessToken } from '../state';
 
 interface IdParams {
   Params: { id: string };
+  Querystring: Record<string, string | undefined>;
+}
+
+/**
+ * The media a token may see under this id: uploaded to a number of one of its WABAs and, when the call names
+ * `phone_number_id` (Meta's optional check), to that number. Anything else is not there, as for other nodes.
+ */
+export function grantedMedia(
+  ctx: SandboxContext,
+  token: AccessToken,
+  id: string,
+  phoneNumberId: string | undefined,
+): StoredMedia | undefined {
+  const media = ctx.state.media.find(id);
+  const phone = media && ctx.state.findPhoneNumber(media.phoneNumberId);
+  if (!media || !phone || !token.wabaIds.includes(phone.wabaId)) return undefined;
+  return phoneNumberId === undefined || phoneNumberId === media.phoneNumberId ? media : undefined;
+}
+
+/**
+ * `GET /{media-id}` as Meta answers it. The sandbox keeps no media bytes, so its `url` (Meta's is a short-lived
+ * lookaside link) names the media on the sandbox without serving it.
+ */
+export function mediaNode(ctx: SandboxContext, request: FastifyRequest, media: StoredMedia) {
+  const base = (ctx.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+  return {
+    messaging_product: 'whatsapp' as const,
+    url: `${base}/whatsapp_business/attachments/?mid=${encodeURIComponent(media.id)}`,
+    mime_type: media.mimeType,
+    sha256: media.sha256 ?? '',
+    file_size: media.bytes,
+    id: media.id,
+  };
 }
 
 /**
@@ -30,7 +66,9 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
       .catch(() => {
         throw invalidParameter('The multipart body could not be read');
       });
-    if (form.get('messaging_product') !== 'whatsapp') throw missingParameter('messaging_product');
+    // Graph reads parameters from the query string as well as the body.
+    const product = form.get('messaging_product') ?? stringParam(request.query, 'messaging_product');
+    if (product !== 'whatsapp') throw missingParameter('messaging_product');
     const file = form.get('file');
     if (!(file instanceof Blob)) throw missingParameter('file');
     const type = String(form.get('type') ?? file.type ?? '');
@@ -44,12 +82,16 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const head = new Uint8Array(await file.slice(0, CONTENT_HEAD_BYTES).arrayBuffer());
     if (!contentMatches(type, head)) throw mediaUploadError(type);
     const id = ctx.state.newId();
+    const sha256 = createHash('sha256')
+      .update(new Uint8Array(await file.arrayBuffer()))
+      .digest('hex');
     ctx.state.media.add({
       id,
       phoneNumberId: phone.id,
       mimeType: type,
       bytes: file.size,
       uploadedAt: Date.now(),
+      sha256,
     });
     const result = { id };
     await ctx.log.append({
@@ -58,6 +100,18 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
       body: { type, bytes: file.size },
       result,
     });
+    return result;
+  });
+
+  // `DELETE /{media-id}` (optionally `?phone_number_id=`): the id can no longer be sent.
+  app.delete<IdParams>('/:id', async (request) => {
+    const { id } = request.params;
+    const token = authenticate(request, ctx.state);
+    const media = grantedMedia(ctx, token, id, request.query.phone_number_id);
+    if (!media) throw unsupportedRequest('DELETE', id);
+    ctx.state.media.delete(media.id);
+    const result = { success: true as const };
+    await ctx.log.append({ method: 'DELETE', path: `/${id}`, body: {}, result });
     return result;
   });
 }

@@ -1,24 +1,52 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate, grantedPhoneNumber } from '../auth';
 import type { SandboxContext } from '../context';
+import { invalidParameter, missingParameter } from '../errors';
 import { somethingWentWrong, throughputExceeded } from '../messages/message-errors';
 import { sendTemplateMessage } from '../messages/send-message';
-import { requestParams } from '../request-params';
+import { requestParams, stringParam } from '../request-params';
 
 interface IdParams {
   Params: { id: string };
 }
 
-/** `POST /{phone-number-id}/messages`: template sends, with the injected faults first. */
+/**
+ * `POST /{phone-number-id}/messages`: template sends, with the injected faults first; and the read receipt
+ * (`status: "read"` with the `message_id` of a received message), which Meta answers `{"success": true}`.
+ */
 export function registerMessageRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post<IdParams>('/:id/messages', async (request) => {
     const { faults } = ctx.messaging;
+    const params = requestParams(request);
+    // A read receipt sends nothing to anyone: the faults, which stand for send failures, do not apply.
+    if (params.status !== undefined) {
+      const token = authenticate(request, ctx.state);
+      const phone = grantedPhoneNumber(token, ctx.state, request.params.id, 'POST');
+      return markRead(ctx, phone.id, params);
+    }
     await faults.delay();
     const token = authenticate(request, ctx.state);
     const phone = grantedPhoneNumber(token, ctx.state, request.params.id, 'POST');
     const verdict = faults.decide();
     if (verdict === 'server-error') throw somethingWentWrong();
     if (verdict === 'rate-limit') throw throughputExceeded();
-    return sendTemplateMessage(ctx, phone, requestParams(request));
+    return sendTemplateMessage(ctx, phone, params);
   });
+}
+
+async function markRead(ctx: SandboxContext, phoneNumberId: string, params: Record<string, unknown>) {
+  const product = params.messaging_product;
+  if (product === undefined) throw missingParameter('messaging_product');
+  if (product !== 'whatsapp') throw invalidParameter('messaging_product must be "whatsapp"');
+  if (params.status !== 'read') throw invalidParameter('status must be "read"');
+  const messageId = stringParam(params, 'message_id');
+  if (!messageId) throw missingParameter('message_id');
+  const result = { success: true as const };
+  await ctx.log.append({
+    method: 'POST',
+    path: `/${phoneNumberId}/messages`,
+    body: { status: 'read', message_id: messageId },
+    result,
+  });
+  return result;
 }

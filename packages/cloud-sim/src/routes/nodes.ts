@@ -5,12 +5,13 @@ import { unsupportedRequest } from '../errors';
 import { pickFields } from '../fields';
 import { phoneNumberNode, wabaNode } from '../graph-objects';
 import { templateNode } from '../templates/template-node';
+import { grantedMedia, mediaNode } from './media';
 import { editTemplate, grantedTemplate } from './template-node-routes';
 import { appendUpload, uploadStatus } from './uploads';
 
 interface IdParams {
   Params: { id: string };
-  Querystring: { fields?: string };
+  Querystring: { fields?: string; phone_number_id?: string };
 }
 
 const isUploadId = (id: string) => id.startsWith('upload:');
@@ -29,6 +30,8 @@ export function registerNodeRoutes(app: FastifyInstance, ctx: SandboxContext): v
     }
     const template = grantedTemplate(ctx, token, id);
     if (template) return pickFields(templateNode(template), request.query.fields);
+    const media = grantedMedia(ctx, token, id, request.query.phone_number_id);
+    if (media) return mediaNode(ctx, request, media);
     throw unsupportedRequest('GET', id);
   });
 
