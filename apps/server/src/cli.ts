@@ -77,6 +77,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
         encryptionKey,
         leaseSeconds: config.SENDER_LEASE_SECONDS,
         unconfirmedTimeoutSeconds: config.MESSAGE_OUTCOME_TIMEOUT_SECONDS,
+        marketingLimitRetries: config.MARKETING_LIMIT_RETRIES,
       },
     });
     stopOnSignal(async () => {

@@ -8,3 +8,4 @@ export * from './us-numbers';
 export * from './templates';
 export * from './broadcasts';
 export * from './safe-text';
+export * from './failure-reasons';

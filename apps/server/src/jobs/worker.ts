@@ -32,6 +32,7 @@ export async function startWorker(options: {
     encryptionKey: string;
     leaseSeconds?: number;
     unconfirmedTimeoutSeconds?: number;
+    marketingLimitRetries?: number;
   };
 }): Promise<Worker> {
   const workerId = `${hostname()}:${process.pid}`;
@@ -75,6 +76,7 @@ export async function startWorker(options: {
       log,
       leaseSeconds: options.broadcasts.leaseSeconds,
       unconfirmedTimeoutSeconds: options.broadcasts.unconfirmedTimeoutSeconds,
+      marketingLimitRetries: options.broadcasts.marketingLimitRetries,
     });
     const loop = await startEngineLoop(engine, options.databaseUrl, log);
     engineLoop = {

@@ -11,6 +11,8 @@ import { LOCKED, settleMessages, type SendResult } from './message-settle';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 import { PORTFOLIO_OF_WABA, reserveReach, stopWaiting, waitForLimit } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
+import { SendGate } from './send-gate';
+import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
 
 const BATCH = 200;
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
@@ -57,6 +59,8 @@ export class BroadcastEngine {
   /** Settles when stop() is called, so sends still waiting for the bucket give their rows back at once. */
   private readonly stopping: Promise<void>;
   private signalStop!: () => void;
+  /** Stops a batch in flight when its broadcast is paused (by WhatsApp or the user): decision 029. */
+  private readonly gate: SendGate;
 
   constructor(
     private readonly deps: {
@@ -71,11 +75,14 @@ export class BroadcastEngine {
       unconfirmedTimeoutSeconds?: number;
       /** Message rows written at the start and then per slice (defaults FIRST_ROWS, SLICE_ROWS; tests shrink them). */
       audienceRows?: { first: number; slice: number };
+      /** How many times a message limited by WhatsApp (131049) is sent again, a day apart (MARKETING_LIMIT_RETRIES). */
+      marketingLimitRetries?: number;
       /** Reserve the portfolio's messaging limit before each batch (default true; the bench measures it off). */
       messagingLimit?: boolean;
     },
   ) {
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
+    this.gate = new SendGate(deps.pool, deps.log);
   }
 
   /** One pass: start what is due, then make sure every number with queued work has a sender. */
@@ -83,6 +90,10 @@ export class BroadcastEngine {
     if (this.stopped) return;
     await this.startDue();
     await this.writeAudiences();
+    await requeueDueLimited(
+      this.deps.pool,
+      this.deps.marketingLimitRetries ?? DEFAULT_MARKETING_LIMIT_RETRIES,
+    );
     const { rows } = await this.deps.pool.query<{ phone_number_id: number }>(
       `select distinct b.phone_number_id::int from broadcasts b
         where b.status = 'sending' and (b.waiting_until is null or b.waiting_until <= now())
@@ -120,6 +131,7 @@ export class BroadcastEngine {
     this.stopped = true;
     this.signalStop();
     await this.idle();
+    await this.gate.close();
     await this.deps.pool
       .query('delete from sender_leases where holder = $1', [this.holder])
       .catch(() => undefined);
@@ -186,6 +198,7 @@ export class BroadcastEngine {
     try {
       while (!this.stopped) {
         if (!(await this.acquireLease(phoneId))) return;
+        const gate = await this.gate.batch();
         const batch = await this.claim(phoneId);
         if (batch.length === 0) {
           const wait = await this.nextRetryInMs(phoneId);
@@ -227,7 +240,8 @@ export class BroadcastEngine {
                 bucket.take().then(() => true),
                 this.stopping.then(() => false),
               ]);
-              if (!go || this.stopped) return { id: message.id, state: 'released' } as Result;
+              if (!go || this.stopped || !gate.allows(message.broadcast_id))
+                return { id: message.id, state: 'released' } as Result;
               const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
                 messaging_product: 'whatsapp',
                 recipient_type: 'individual',
@@ -236,7 +250,7 @@ export class BroadcastEngine {
                 biz_opaque_callback_data: String(message.id),
                 template,
               });
-              return toResult(message, outcome);
+              return gate.saw(toResult(message, outcome));
             }),
         );
         await settleMessages(this.deps.pool, [...unsent, ...results]);

@@ -127,11 +127,14 @@ export class BroadcastsService {
         read_count: number;
         failed_count: number;
         unknown_count: number;
+        limited_count: number;
+        not_on_whatsapp_count: number;
+        status_reason: string | null;
         phone_number: string | null;
         waiting_until: Date | null;
       }>(
         `select id::int, name, template_name, scheduled_at, status, total_recipients, accepted_count, delivered_count,
-                read_count, failed_count, unknown_count, waiting_until,
+                read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, status_reason, waiting_until,
                 (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number
            from broadcasts where ${where} order by ${order} limit $3 offset $4`,
         [waba.id, search, PAGE_SIZE, (query.page - 1) * PAGE_SIZE],
@@ -140,6 +143,8 @@ export class BroadcastsService {
         `select count(*)::int as broadcasts, coalesce(sum(total_recipients), 0)::int as recipients,
                 coalesce(sum(accepted_count), 0)::int as sent, coalesce(sum(delivered_count), 0)::int as delivered,
                 coalesce(sum(read_count), 0)::int as read, coalesce(sum(failed_count), 0)::int as failed,
+                coalesce(sum(limited_count), 0)::int as limited,
+                coalesce(sum(not_on_whatsapp_count), 0)::int as not_on_whatsapp,
                 count(*) filter (where status = 'scheduled')::int as scheduled,
                 count(*) filter (where status = 'sending')::int as sending
            from broadcasts where waba_account_id = $1`,
@@ -159,6 +164,9 @@ export class BroadcastsService {
       read_percentage: percent(row.read_count, row.total_recipients),
       failed_percentage: percent(row.failed_count, row.total_recipients),
       unknown_percentage: percent(row.unknown_count, row.total_recipients),
+      limited_percentage: percent(row.limited_count, row.total_recipients),
+      not_on_whatsapp_percentage: percent(row.not_on_whatsapp_count, row.total_recipients),
+      status_reason: row.status_reason,
       phone_number: row.phone_number,
       waiting_until: row.waiting_until?.toISOString() ?? null,
     }));
@@ -175,22 +183,25 @@ export class BroadcastsService {
         delivered: t.delivered!,
         read: t.read!,
         failed: t.failed!,
+        limited: t.limited!,
+        not_on_whatsapp: t.not_on_whatsapp!,
         scheduled: t.scheduled!,
         sending: t.sending!,
       },
     };
   }
 
-  /**
-   * Pause, resume or cancel. Senders claim only from `sending` broadcasts, so a pause takes effect after the
-   * batch in flight; cancelling also drops the part of the audience not yet written and ends every queued
-   * message `cancelled`. Messages already handed to Meta are not recalled (they cannot be).
-   */
   /** One broadcast's delivery report (broadcast-report.ts); 404 for another account's. */
   report(waba: OwnedWaba, id: number, query: BroadcastReportQuery, pageUrl: (page: number) => string) {
     return readBroadcastReport(this.deps.pool, waba, id, query, pageUrl);
   }
 
+  /**
+   * Pause, resume or cancel. Senders claim only from `sending` broadcasts, and a pause also stops the batch in
+   * flight (NOTIFY to the send gate; decision 029); cancelling also drops the part of the audience not yet
+   * written and ends every queued message `cancelled`. Messages already handed to Meta are not recalled (they
+   * cannot be). A broadcast WhatsApp paused resumes only once its template is no longer PAUSED or DISABLED.
+   */
   async act(waba: OwnedWaba, id: number, action: BroadcastAction) {
     const rule = BROADCAST_ACTIONS[action];
     const status = await withTransaction(this.deps.pool, async (client) => {
@@ -203,6 +214,10 @@ export class BroadcastsService {
       if (!(rule.from as readonly string[]).includes(current)) {
         throw HttpError.field(409, 'status', `A ${current} broadcast cannot be ${rule.done}`);
       }
+      if (action === 'resume') {
+        const blocked = await resumeBlockedBy(client, id);
+        if (blocked) throw HttpError.field(409, 'status', blocked);
+      }
       if (action === 'cancel') {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);
         await client.query(
@@ -214,9 +229,14 @@ export class BroadcastsService {
         );
       }
       await client.query(
-        `update broadcasts set status = $2, completed_at = case when $2 = 'cancelled' then now() end where id = $1`,
+        `update broadcasts set status = $2, completed_at = case when $2 = 'cancelled' then now() end,
+                status_reason = case when $2 = 'sending' then null else status_reason end
+          where id = $1`,
         [id, rule.to],
       );
+      if (action === 'pause') {
+        await client.query('select pg_notify($1, $2)', [BROADCASTS_HALTED_CHANNEL, String(id)]);
+      }
       return rule.to;
     });
     if (status === 'sending') {

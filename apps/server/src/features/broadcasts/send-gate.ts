@@ -69,6 +69,12 @@ export class SendGate {
       void client.end().catch(() => undefined);
     };
     client.on('error', lost);
+    // Ended by the server without an error (a restart's shutdown): listen again on a later batch.
+    client.on('end', () => {
+      if (this.client !== client) return;
+      this.client = null;
+      this.retryAt = Date.now() + RETRY_MS;
+    });
     client.on('notification', (message) => {
       const id = Number(message.payload);
       if (Number.isInteger(id)) this.halt(id);

@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { applyMessageStatuses } from '../broadcasts/message-status-webhooks';
+import { collectTemplatePause } from '../broadcasts/template-pause';
 import { applyOptOuts } from '../contacts/opt-out-webhooks';
 import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/number-webhooks';
 import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
@@ -15,6 +16,8 @@ export function createWebhookProcessor(
 ): WebhookProcessor {
   const processor = new WebhookProcessor(pool, log);
   processor.on('message_template_status_update', applyTemplateStatusUpdate);
+  // After the template's own status: a PAUSED or DISABLED template pauses its broadcasts (decision 029).
+  processor.on('message_template_status_update', collectTemplatePause);
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);
