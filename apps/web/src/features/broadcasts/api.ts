@@ -3,11 +3,14 @@ import type {
   BroadcastActionResponse,
   BroadcastCreateRequest,
   BroadcastCreateResponse,
+  BroadcastEstimateRequest,
+  BroadcastEstimateResponse,
   BroadcastListResponse,
   BroadcastReport,
   BroadcastRow,
   BroadcastTotals,
   ContactList,
+  PhoneNumber,
   RecipientOutcome,
   Tag,
   TemplateDetail,
@@ -65,6 +68,17 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       query: (body) => ({ url: '/broadcast/create/', method: 'POST', body }),
       invalidatesTags: ['Broadcasts'],
     }),
+    /**
+     * POST /broadcast/estimate/: the recipients, what is left of the 24-hour messaging limit and the +1 numbers,
+     * for the form as it stands. A read, so a query: RTK Query keys it by the body and reuses an answer.
+     */
+    getBroadcastEstimate: build.query<
+      BroadcastEstimateResponse,
+      { body: BroadcastEstimateRequest; wabaId: string | null }
+    >({
+      query: ({ body }) => ({ url: '/broadcast/estimate/', method: 'POST', body }),
+      providesTags: ['Broadcasts'],
+    }),
     /** POST /broadcast/{id}/{pause|resume|cancel}/ */
     broadcastAction: build.mutation<BroadcastActionResponse, { id: number; action: BroadcastAction }>({
       query: ({ id, action }) => ({ url: `/broadcast/${id}/${action}/`, method: 'POST' }),
@@ -83,6 +97,12 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       query: () => '/recipient/tags/',
       providesTags: ['Tags'],
     }),
+    /** GET /meta/phone/whatsapp/: the account's numbers, for 'Send from'. */
+    getBroadcastNumbers: build.query<PhoneNumber[], string | null>({
+      query: () => '/meta/phone/whatsapp/',
+      transformResponse: (answer: { data: PhoneNumber[] }) => answer.data,
+      providesTags: ['PhoneNumbers'],
+    }),
     /** GET /recipient/create/ first page: the contact total ('All Contacts') and the preview's first contact. */
     getBroadcastContacts: build.query<ContactList, string | null>({
       query: () => ({ url: '/recipient/create/', params: { page: 1, page_size: 10 } }),
@@ -96,6 +116,8 @@ export const {
   useGetBroadcastReportQuery,
   useCreateBroadcastMutation,
   useBroadcastActionMutation,
+  useGetBroadcastEstimateQuery,
+  useGetBroadcastNumbersQuery,
   useGetBroadcastTemplatesQuery,
   useGetBroadcastTemplateQuery,
   useGetBroadcastTagsQuery,

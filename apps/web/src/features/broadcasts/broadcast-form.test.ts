@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_BROADCAST_FORM, broadcastPayload, recipientCount } from './broadcast-form';
+import { INITIAL_BROADCAST_FORM, broadcastPayload, estimateRequest, recipientCount } from './broadcast-form';
 import { contactColumnValue } from './template-preview-content';
 import { ana, tags } from './test/broadcast-fixtures';
 
@@ -25,7 +25,11 @@ describe('broadcastPayload (spec §3)', () => {
       name: 'Launch',
       template_id: 5,
       recipients: { type: 'filtered', tag_ids: [9], percentage: 55 },
+      spread_over_limit: true,
+      leave_out_us_numbers: false,
     });
+    // The chosen number goes as Meta's id; none chosen leaves it to the server.
+    expect(broadcastPayload({ ...base, phoneNumberId: '1055' }).phone_number_id).toBe('1055');
     const at = new Date(2030, 0, 2, 9, 30, 45, 500);
     expect(broadcastPayload({ ...base, scheduled: true, scheduledAt: at }).scheduled_time).toBe(
       Math.floor(at.getTime() / 1000),
@@ -37,6 +41,23 @@ describe('broadcastPayload (spec §3)', () => {
   });
 });
 
+describe('estimateRequest', () => {
+  it('asks nothing for a tag filter with no tag, and sends the audience, template, number and leave-out', () => {
+    expect(estimateRequest(INITIAL_BROADCAST_FORM, false)).toBeNull();
+    const state = { ...INITIAL_BROADCAST_FORM, mode: 'all' as const, percentage: 40 };
+    expect(estimateRequest(state, false)).toEqual({
+      recipients: { type: 'all', percentage: 40 },
+      leave_out_us_numbers: false,
+    });
+    expect(estimateRequest({ ...state, templateId: '3', phoneNumberId: '77' }, true)).toEqual({
+      template_id: 3,
+      recipients: { type: 'all', percentage: 40 },
+      phone_number_id: '77',
+      leave_out_us_numbers: true,
+    });
+  });
+});
+
 describe('contactColumnValue', () => {
   it("reads the contact's field, marks a missing one, and uses samples without a contact", () => {
     expect(contactColumnValue(ana, 'name')).toBe('Ana Lima');
@@ -44,5 +65,9 @@ describe('contactColumnValue', () => {
     expect(contactColumnValue(ana, 'gender')).toBe('[gender]');
     expect(contactColumnValue(ana, 'loyalty_tier')).toBe('[loyalty_tier]');
     expect(contactColumnValue(null, 'name')).toBe('John Doe');
+    // Flattened as the engine sends it; only whitespace counts as missing.
+    const multiline = { ...ana, recipient_address: '12 Rua Augusta\n\t2nd floor   left' };
+    expect(contactColumnValue(multiline, 'address')).toBe('12 Rua Augusta 2nd floor left');
+    expect(contactColumnValue({ ...ana, recipient_address: ' \n\t ' }, 'address')).toBe('[address]');
   });
 });

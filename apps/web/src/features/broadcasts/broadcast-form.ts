@@ -1,5 +1,5 @@
 import { BROADCAST_MESSAGES, BROADCAST_PERCENTAGE, sampleSize } from '@herald/contracts';
-import type { BroadcastCreateRequest, Tag } from '@herald/contracts';
+import type { BroadcastCreateRequest, BroadcastEstimateRequest, Tag } from '@herald/contracts';
 
 export type RecipientMode = 'all' | 'filter';
 
@@ -14,6 +14,12 @@ export type BroadcastFormState = {
   mode: RecipientMode;
   tagIds: number[];
   percentage: number;
+  /** Meta's id of the number to send from; '' until the user picks one (the first sendable is used). */
+  phoneNumberId: string;
+  /** Over what is left of the 24-hour messaging limit: send up to it and continue as it frees (on by default). */
+  spreadOverLimit: boolean;
+  /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates. */
+  leaveOutUsNumbers: boolean;
 };
 
 /** Spec §4: filter mode, 55%, send now. */
@@ -25,6 +31,9 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   mode: 'filter',
   tagIds: [],
   percentage: BROADCAST_PERCENTAGE.default,
+  phoneNumberId: '',
+  spreadOverLimit: true,
+  leaveOutUsNumbers: false,
 };
 
 /** Spec §9: the contact total assumed while the real one is unknown. */
@@ -33,11 +42,23 @@ export const CONTACT_TOTAL_FALLBACK = 5000;
 /** The contract's message for a tag filter with no tag (the server answers it too). */
 export const TAGS_REQUIRED = 'Select at least one tag';
 
-export type BroadcastFormErrors = Partial<Record<'name' | 'template' | 'schedule' | 'tags', string>>;
+export type BroadcastFormErrors = Partial<
+  Record<'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients', string>
+>;
 
-/** Spec §5 Broadcast: the messages for what is missing, by field. */
-export function validateBroadcastForm(state: BroadcastFormState): BroadcastFormErrors {
+/** Shown when the account has numbers but none of them can send. */
+export const NO_SENDABLE_NUMBER = 'None of this account’s numbers can send a broadcast now (see why below).';
+
+/**
+ * Spec §5 Broadcast: the messages for what is missing, by field. `noSendableNumber`: the numbers are known and
+ * none can send (with no number listed at all the server picks the account's own, as before issue 15).
+ */
+export function validateBroadcastForm(
+  state: BroadcastFormState,
+  noSendableNumber = false,
+): BroadcastFormErrors {
   const errors: BroadcastFormErrors = {};
+  if (noSendableNumber) errors.number = NO_SENDABLE_NUMBER;
   if (state.name.trim() === '') errors.name = BROADCAST_MESSAGES.nameRequired;
   if (state.templateId === '') errors.template = BROADCAST_MESSAGES.templateRequired;
   if (state.scheduled && !state.scheduledAt) errors.schedule = BROADCAST_MESSAGES.scheduleRequired;
@@ -45,19 +66,45 @@ export function validateBroadcastForm(state: BroadcastFormState): BroadcastFormE
   return errors;
 }
 
-/** Spec §3 Broadcast create payload; the scheduled time in Unix seconds (spec §9). Call after validating. */
+function recipientsOf(state: BroadcastFormState): BroadcastCreateRequest['recipients'] {
+  return state.mode === 'all'
+    ? { type: 'all', percentage: state.percentage }
+    : { type: 'filtered', tag_ids: state.tagIds, percentage: state.percentage };
+}
+
+/**
+ * Spec §3 Broadcast create payload; the scheduled time in Unix seconds (spec §9). Call after validating, with
+ * the number the screen shows as chosen in `phoneNumberId` ('' leaves it to the server).
+ */
 export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequest {
-  const recipients: BroadcastCreateRequest['recipients'] =
-    state.mode === 'all'
-      ? { type: 'all', percentage: state.percentage }
-      : { type: 'filtered', tag_ids: state.tagIds, percentage: state.percentage };
   return {
     name: state.name.trim(),
     template_id: Number(state.templateId),
-    recipients,
+    recipients: recipientsOf(state),
     ...(state.scheduled && state.scheduledAt
       ? { scheduled_time: Math.floor(state.scheduledAt.getTime() / 1000) }
       : {}),
+    ...(state.phoneNumberId ? { phone_number_id: state.phoneNumberId } : {}),
+    spread_over_limit: state.spreadOverLimit,
+    leave_out_us_numbers: state.leaveOutUsNumbers,
+  };
+}
+
+/**
+ * POST /broadcast/estimate/ for what the form holds now, with `leaveOutUsNumbers` as given (the screen asks
+ * both ways: without, to count the US numbers; with, for the figures once they are left out). Null while the
+ * audience is incomplete (a tag filter with no tag), when there is nothing to estimate.
+ */
+export function estimateRequest(
+  state: BroadcastFormState,
+  leaveOutUsNumbers: boolean,
+): BroadcastEstimateRequest | null {
+  if (state.mode === 'filter' && state.tagIds.length === 0) return null;
+  return {
+    ...(state.templateId ? { template_id: Number(state.templateId) } : {}),
+    recipients: recipientsOf(state),
+    ...(state.phoneNumberId ? { phone_number_id: state.phoneNumberId } : {}),
+    leave_out_us_numbers: leaveOutUsNumbers,
   };
 }
 

@@ -27,3 +27,15 @@ export function formatDateTime(value: Date | string): string {
 export function formatStatus(status: string): string {
   return status ? status.charAt(0).toUpperCase() + status.slice(1) : status;
 }
+
+const clockFormat = new Intl.DateTimeFormat('en-US', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** '14:05' in the user's time zone: when a waiting broadcast resumes. */
+export function formatClockTime(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : clockFormat.format(date);
+}

@@ -1,4 +1,4 @@
-import { previewSampleValue, renderPreviewText } from '@herald/contracts';
+import { flattenParameter, previewSampleValue, renderPreviewText } from '@herald/contracts';
 import type { Contact, TemplateDetail } from '@herald/contracts';
 
 /** The contact field behind each base customer column (spec §3 Contact; GET /recipient/cols names). */
@@ -13,16 +13,16 @@ const CONTACT_FIELDS: Readonly<Record<string, keyof Contact>> = {
 };
 
 /**
- * What a dynamic variable bound to `column` shows: the contact's own value; '[column]' when the contact has
- * none (the engine fails such a recipient rather than send a blank); the spec's sample when there is no
- * contact at all.
+ * What a dynamic variable bound to `column` shows: the contact's own value, flattened as the engine sends it
+ * (line breaks, tabs and runs of spaces as one space); '[column]' when the contact has none (the engine never
+ * sends a blank); the spec's sample when there is no contact at all.
  */
 export function contactColumnValue(contact: Contact | null, column: string): string {
   if (!contact) return previewSampleValue(column);
   const field = Object.hasOwn(CONTACT_FIELDS, column) ? CONTACT_FIELDS[column] : undefined;
   const raw: unknown = field ? contact[field] : (contact as Record<string, unknown>)[column];
-  if (raw === null || raw === undefined || String(raw).trim() === '') return `[${column}]`;
-  return String(raw);
+  const value = raw === null || raw === undefined ? '' : flattenParameter(String(raw));
+  return value === '' ? `[${column}]` : value;
 }
 
 type VariableMap = Record<string, string> | Array<Record<string, string>> | undefined;
@@ -31,6 +31,21 @@ type VariableMap = Record<string, string> | Array<Record<string, string>> | unde
 function flatten(map: VariableMap): Record<string, string> {
   if (!map) return {};
   return Array.isArray(map) ? Object.assign({}, ...map) : map;
+}
+
+export type BoundVariable = { part: 'Header' | 'Body'; index: number; column: string };
+
+/** The template's variables filled from a contact column, header first, each in its number order. */
+export function boundVariables(template: TemplateDetail): BoundVariable[] {
+  const parts = [
+    ['Header', flatten(template.dynamic_variables.header_variables)],
+    ['Body', flatten(template.dynamic_variables.body_variable)],
+  ] as const;
+  return parts.flatMap(([part, map]) =>
+    Object.entries(map)
+      .map(([key, column]) => ({ part, index: Number(key), column }))
+      .sort((a, b) => a.index - b.index),
+  );
 }
 
 export type PreviewButton = { type: string; text: string };

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { MAX_SCHEDULE_AHEAD_SECONDS } from '@herald/contracts';
 import type { TemplateListItem } from '@herald/contracts';
@@ -13,17 +14,20 @@ type BroadcastDetailsSectionProps = {
   errors: BroadcastFormErrors;
   /** The APPROVED templates; undefined while loading. */
   templates: TemplateListItem[] | undefined;
+  /** Shown after the template: 'Send from'. */
+  children?: ReactNode;
 };
 
 // The server refuses more than a year ahead; a whole day less keeps every time of the last day allowed.
 const SCHEDULE_AHEAD_MS = (MAX_SCHEDULE_AHEAD_SECONDS - 24 * 60 * 60) * 1000;
 
-/** Spec §2 New broadcast: name, template, and the schedule toggle with the date-time picker. */
+/** Spec §2 New broadcast: name, template, the number to send from, and the schedule toggle with its picker. */
 export function BroadcastDetailsSection({
   state,
   onChange,
   errors,
   templates,
+  children,
 }: BroadcastDetailsSectionProps) {
   const templateId = useId();
   const templateNoteId = useId();
@@ -77,6 +81,8 @@ export function BroadcastDetailsSection({
           </p>
         ) : null}
       </div>
+
+      {children}
 
       <div>
         <div className="flex items-center justify-between gap-3">

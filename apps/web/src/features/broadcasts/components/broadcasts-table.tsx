@@ -1,12 +1,14 @@
 import {
   BROADCAST_ACTIONS,
   broadcastActionsFor,
+  waitingForLimitLine,
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
 import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
-import { formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
+import { formatClockTime, formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
+import { outcomeInSentence } from '../outcome-labels';
 
 type BroadcastsTableProps = {
   /** undefined while the first page loads. */
@@ -72,8 +74,31 @@ function BroadcastTableRow({
   busy: boolean;
 }) {
   const status = row.status.toLowerCase();
-  // How far the sending has gone: every recipient sent (or further), failed, or of unknown outcome.
-  const progress = Math.min(100, row.sent_percentage + row.failed_percentage + row.unknown_percentage);
+  // How far the sending has gone: every recipient sent (or further), failed, limited or not on WhatsApp, or of
+  // unknown outcome.
+  const progress = Math.min(
+    100,
+    row.sent_percentage +
+      row.failed_percentage +
+      row.limited_percentage +
+      row.not_on_whatsapp_percentage +
+      row.unknown_percentage,
+  );
+  // Apart from failed (WhatsApp's rules, not the broadcast's fault), but not delivered either: said under it.
+  const undelivered = [
+    row.limited_percentage > 0
+      ? `+${formatPercent(row.limited_percentage)} ${outcomeInSentence('limited')}`
+      : null,
+    row.not_on_whatsapp_percentage > 0
+      ? `+${formatPercent(row.not_on_whatsapp_percentage)} ${outcomeInSentence('not_on_whatsapp')}`
+      : null,
+  ].filter((line) => line !== null);
+  const statusNote =
+    status === 'sending' && row.waiting_until
+      ? waitingForLimitLine(formatClockTime(row.waiting_until))
+      : status === 'paused' || status === 'failed'
+        ? row.status_reason
+        : null;
   return (
     <tr className="hover:bg-slate-50">
       <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">
@@ -85,7 +110,12 @@ function BroadcastTableRow({
           {row.name}
         </Link>
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-600">{row.template_name}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-600">
+        {row.template_name}
+        {row.phone_number ? (
+          <span className="block text-xs text-slate-500">from {row.phone_number}</span>
+        ) : null}
+      </td>
       <td className="min-w-[7.5rem] px-3 py-3 text-slate-600">
         <time dateTime={row.scheduled}>{formatDateTime(row.scheduled)}</time>
       </td>
@@ -93,7 +123,14 @@ function BroadcastTableRow({
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.sent_percentage)}</td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.failed_percentage)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">
+        {formatPercent(row.failed_percentage)}
+        {undelivered.map((line) => (
+          <span key={line} className="block text-xs whitespace-nowrap text-slate-500">
+            {line}
+          </span>
+        ))}
+      </td>
       <td className="py-3 pr-4 pl-3">
         <span
           className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${
@@ -102,6 +139,7 @@ function BroadcastTableRow({
         >
           {formatStatus(row.status)}
         </span>
+        {statusNote ? <p className="mt-1 max-w-[14rem] text-xs text-slate-600">{statusNote}</p> : null}
         {status === 'sending' ? (
           <div
             role="progressbar"

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { ReactNode } from 'react';
 import { BROADCAST_PERCENTAGE } from '@herald/contracts';
 import type { RecipientCount } from '../broadcast-form';
 import type { RecipientMode } from '../broadcast-form';
@@ -12,6 +13,8 @@ type SelectedRecipientsSectionProps = {
   estimated: boolean;
   percentage: number;
   onPercentage: (percentage: number) => void;
+  /** Under the figures: the messaging limit against them. */
+  children?: ReactNode;
 };
 
 /** Spec §2 and §9: the selected count and the percentage slider (1–100). */
@@ -21,6 +24,7 @@ export function SelectedRecipientsSection({
   estimated,
   percentage,
   onPercentage,
+  children,
 }: SelectedRecipientsSectionProps) {
   const sliderId = useId();
   return (
@@ -56,6 +60,7 @@ export function SelectedRecipientsSection({
           A contact with several of the chosen tags counts once per tag here, and receives the broadcast once.
         </p>
       ) : null}
+      {children}
 
       <div>
         <div className="mb-1.5 flex items-center justify-between">

@@ -1,5 +1,6 @@
 import type { BroadcastTotals } from '@herald/contracts';
 import { formatCount, percentOf } from '../format';
+import { outcomeInSentence } from '../outcome-labels';
 
 /** undefined while loading; null when the server sent no totals. */
 type SummaryCardsProps = { totals: BroadcastTotals | null | undefined };
@@ -8,8 +9,23 @@ type Card = {
   label: string;
   value: (t: BroadcastTotals) => number;
   note?: (t: BroadcastTotals) => string;
+  /** Lines under the note, shown only when they have something to say. */
+  extra?: (t: BroadcastTotals) => string[];
   tone: string;
 };
+
+/**
+ * Under Failed: the recipients WhatsApp did not deliver to for reasons that are not a failure of the broadcast
+ * (its per-user marketing limit, a number not on WhatsApp). The server counts them apart from `failed`, so they
+ * are added here ("plus"), keeping the spec's eight cards.
+ */
+function notFailedButUndelivered(t: BroadcastTotals): string[] {
+  const lines: string[] = [];
+  if (t.limited > 0) lines.push(`plus ${formatCount(t.limited)} ${outcomeInSentence('limited')}`);
+  if (t.not_on_whatsapp > 0)
+    lines.push(`plus ${formatCount(t.not_on_whatsapp)} ${outcomeInSentence('not_on_whatsapp')}`);
+  return lines;
+}
 
 const ofRecipients = (pick: (t: BroadcastTotals) => number) => (t: BroadcastTotals) =>
   `${percentOf(pick(t), t.recipients)} of recipients`;
@@ -25,7 +41,13 @@ const CARDS: Card[] = [
     tone: 'text-emerald-700',
   },
   { label: 'Read', value: (t) => t.read, note: ofRecipients((t) => t.read), tone: 'text-violet-700' },
-  { label: 'Failed', value: (t) => t.failed, note: ofRecipients((t) => t.failed), tone: 'text-red-700' },
+  {
+    label: 'Failed',
+    value: (t) => t.failed,
+    note: ofRecipients((t) => t.failed),
+    extra: notFailedButUndelivered,
+    tone: 'text-red-700',
+  },
   { label: 'Scheduled', value: (t) => t.scheduled, note: () => 'broadcasts waiting', tone: 'text-amber-700' },
   { label: 'Sending', value: (t) => t.sending, note: () => 'broadcasts in progress', tone: 'text-sky-700' },
 ];
@@ -50,6 +72,13 @@ export function SummaryCards({ totals }: SummaryCardsProps) {
             </p>
           )}
           <p className="mt-0.5 h-4 text-xs text-slate-500">{totals && card.note ? card.note(totals) : ''}</p>
+          {totals && card.extra
+            ? card.extra(totals).map((line) => (
+                <p key={line} className="text-xs text-slate-500">
+                  {line}
+                </p>
+              ))
+            : null}
         </li>
       ))}
     </ul>

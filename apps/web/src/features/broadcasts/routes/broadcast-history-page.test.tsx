@@ -72,7 +72,7 @@ describe('Broadcast history (spec §2)', () => {
     );
     expect(cellTexts('Summer launch')).toEqual([
       'Summer launch',
-      'summer_sale',
+      'summer_salefrom +1 555-0100',
       scheduled,
       '1,500',
       '95%',
@@ -107,6 +107,63 @@ describe('Broadcast history (spec §2)', () => {
     expect(card('Scheduled').getByText('1')).toBeTruthy();
     expect(card('Sending').getByText('0')).toBeTruthy();
     expect(within(screen.getByRole('list', { name: 'Summary' })).getAllByRole('listitem')).toHaveLength(8);
+  });
+
+  it('says when a waiting broadcast resumes, why one is paused, and what WhatsApp limited or could not reach', async () => {
+    // 14:05 in the test's own time zone, whatever it is: the history shows the user's local time.
+    const resumes = new Date(2026, 0, 15, 14, 5);
+    stubFetch(() =>
+      json(
+        listPage(
+          [
+            row(1, {
+              name: 'Big sale',
+              status: 'sending',
+              sent_percentage: 40,
+              delivered_percentage: 30,
+              failed_percentage: 1,
+              limited_percentage: 2.5,
+              not_on_whatsapp_percentage: 0.5,
+              waiting_until: resumes.toISOString(),
+              phone_number: '+1 555-0142',
+            }),
+            row(2, {
+              name: 'Paused one',
+              status: 'paused',
+              status_reason: 'WhatsApp paused the template summer_sale for low quality.',
+            }),
+            // A reason left on a broadcast that is sending again is no longer true: not shown.
+            row(3, { name: 'Resumed one', status: 'sending', status_reason: 'Old reason' }),
+          ],
+          3,
+          1,
+          { ...totals, failed: 150, limited: 40, not_on_whatsapp: 7 },
+        ),
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Big sale');
+    const big = cellTexts('Big sale');
+    expect(big[1]).toBe('summer_salefrom +1 555-0142');
+    expect(big[7]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp');
+    expect(big[8]).toBe('SendingWaiting for messaging limit — resumes about 14:05');
+    // Limited and not on WhatsApp are done with: the progress counts them (40 + 1 + 2.5 + 0.5).
+    expect(
+      screen
+        .getByRole('progressbar', { name: 'Sending progress of Big sale' })
+        .getAttribute('aria-valuetext'),
+    ).toBe('44%');
+    expect(cellTexts('Paused one')[8]).toBe(
+      'PausedWhatsApp paused the template summer_sale for low quality.',
+    );
+    expect(cellTexts('Resumed one')[8]).toBe('Sending');
+    expect(screen.queryByText('Old reason')).toBeNull();
+
+    // Still the spec's eight cards; Failed says what else did not arrive.
+    expect(within(screen.getByRole('list', { name: 'Summary' })).getAllByRole('listitem')).toHaveLength(8);
+    expect(card('Failed').getByText('150')).toBeTruthy();
+    expect(card('Failed').getByText('plus 40 limited by WhatsApp')).toBeTruthy();
+    expect(card('Failed').getByText('plus 7 not on WhatsApp')).toBeTruthy();
   });
 
   it("shows 'No data available' and no pagination for a single page, Previous/Next beyond one", async () => {

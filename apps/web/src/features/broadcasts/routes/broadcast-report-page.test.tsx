@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BroadcastRecipient, BroadcastReport } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
@@ -21,7 +21,19 @@ function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): Bro
 function report(results: BroadcastRecipient[], overrides: Partial<BroadcastReport> = {}): BroadcastReport {
   return {
     broadcast: { id: 7, name: 'Summer launch', template_name: 'summer_sale', status: 'completed' },
-    outcomes: { pending: 0, sent: 0, delivered: 28, read: 10, failed: 2, unknown: 0, cancelled: 0 },
+    outcomes: {
+      pending: 0,
+      held: 0,
+      sent: 0,
+      delivered: 28,
+      read: 10,
+      failed: 2,
+      limited: 0,
+      not_on_whatsapp: 0,
+      unknown: 0,
+      cancelled: 0,
+    },
+    failure_reasons: [],
     count: 40,
     next: 'http://api.test/broadcast/7/recipients/?page=2',
     previous: null,
@@ -57,8 +69,13 @@ describe('Delivery report (/broadcast/:id)', () => {
       return json(report([recipient(1), recipient(2, { outcome: 'read' })]));
     });
     renderRoute('/broadcast/7', { preloadedState: withAccount });
+    // The first render of a file also loads the lazy page: more than the default second on a busy machine.
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Delivery Report: Summer launch' }),
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Delivery Report: Summer launch' },
+        { timeout: 5000 },
+      ),
     ).toBeTruthy();
     expect(screen.getByText('Template summer_sale · Completed · 40 recipients')).toBeTruthy();
     expect(cells('Contact 1')).toEqual([
@@ -75,13 +92,18 @@ describe('Delivery report (/broadcast/:id)', () => {
     expect(filters.getAllByRole('button').map((button) => button.textContent)).toEqual([
       'All · 40',
       'Pending · 0',
+      'Held by WhatsApp · 0',
       'Sent · 0',
       'Delivered · 28',
       'Read · 10',
       'Failed · 2',
+      'Limited by WhatsApp · 0',
+      'Not on WhatsApp · 0',
       'Unknown · 0',
       'Cancelled · 0',
     ]);
+    // Nothing failed in this answer's reasons: no section for them.
+    expect(screen.queryByRole('region', { name: 'Why messages did not arrive' })).toBeNull();
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
 
     fireEvent.click(filters.getByRole('button', { name: 'Failed · 2' }));
@@ -103,7 +125,13 @@ describe('Delivery report (/broadcast/:id)', () => {
     const fetchMock = stubFetch((request) => {
       const outcome = new URL(request.url).searchParams.get('outcome');
       const unknown = recipient(4, { outcome: 'unknown', error_title: why });
-      const outcomes = { pending: 0, sent: 0, delivered: 35, read: 2, failed: 0, unknown: 3, cancelled: 0 };
+      const outcomes = {
+        ...report([]).outcomes,
+        delivered: 35,
+        read: 2,
+        failed: 0,
+        unknown: 3,
+      };
       return outcome === 'unknown'
         ? json(report([unknown], { outcomes, count: 3, next: null }))
         : json(report([recipient(1), unknown], { outcomes }));
@@ -124,6 +152,71 @@ describe('Delivery report (/broadcast/:id)', () => {
     expect(asked).toEqual([null, 'unknown']);
   });
 
+  it('groups why messages did not arrive, with counts, explanations and what to do, and filters the new outcomes', async () => {
+    const limitedExplanation = 'WhatsApp limits how many marketing messages one person receives.';
+    const fetchMock = stubFetch((request) => {
+      const outcome = new URL(request.url).searchParams.get('outcome');
+      const limited = recipient(5, { outcome: 'limited', error_code: 131049, error_title: 'Per-user limit' });
+      const base = report([recipient(1), limited, recipient(6, { outcome: 'held' })], {
+        outcomes: { ...report([]).outcomes, held: 1, limited: 3, not_on_whatsapp: 1, failed: 1 },
+        failure_reasons: [
+          {
+            code: 131049,
+            outcome: 'limited',
+            title: 'Per-user marketing limit',
+            count: 3,
+            explanation: limitedExplanation,
+            action: 'Send to them again tomorrow at the earliest.',
+          },
+          {
+            code: 131026,
+            outcome: 'not_on_whatsapp',
+            title: 'Not a WhatsApp number',
+            count: 1,
+            explanation: 'This number cannot receive WhatsApp messages.',
+            action: 'Check the number with the contact.',
+          },
+          {
+            code: null,
+            outcome: 'failed',
+            title: 'Opted out',
+            count: 1,
+            explanation: 'The contact asked not to get broadcasts.',
+            action: 'Nothing: Herald keeps respecting it.',
+          },
+        ],
+      });
+      return outcome === 'limited' ? json({ ...base, results: [limited], count: 3, next: null }) : json(base);
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    const why = within(await screen.findByRole('region', { name: 'Why messages did not arrive' }));
+    const items = why.getAllByRole('listitem');
+    expect(items.map((item) => item.getAttribute('aria-label'))).toEqual([
+      'Per-user marketing limit',
+      'Not a WhatsApp number',
+      'Opted out',
+    ]);
+    const first = within(items[0]!);
+    expect(first.getByRole('heading', { level: 3 }).textContent).toBe('131049 · Per-user marketing limit');
+    expect(items[0]!.textContent).toContain('3 recipients · Limited by WhatsApp');
+    expect(first.getByText(limitedExplanation)).toBeTruthy();
+    expect(items[0]!.textContent).toContain('What to do: Send to them again tomorrow at the earliest.');
+    expect(items[1]!.textContent).toContain('1 recipient · Not on WhatsApp');
+    // A reason Herald found itself has no Meta code.
+    expect(within(items[2]!).getByRole('heading', { level: 3 }).textContent).toBe('Opted out');
+
+    expect(cells('Contact 5').slice(2, 4)).toEqual(['Limited by WhatsApp', '131049 · Per-user limit']);
+    expect(cells('Contact 6')[2]).toBe('Held by WhatsApp');
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    fireEvent.click(filters.getByRole('button', { name: 'Limited by WhatsApp · 3' }));
+    await waitFor(() => expect(screen.queryByText('Contact 1')).toBeNull());
+    const asked = fetchMock
+      .requests()
+      .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
+      .map((r) => new URL(r.url).searchParams.get('outcome'));
+    expect(asked).toEqual([null, 'limited']);
+  });
+
   it('shows the server’s error for a broadcast it cannot find', async () => {
     stubFetch(() =>
       json({ detail: 'Broadcast not found', errors: [{ field: 'id', message: 'Broadcast not found' }] }, 404),
@@ -139,9 +232,14 @@ describe('Delivery report (/broadcast/:id)', () => {
         : json(report([recipient(1)])),
     );
     renderRoute('/broadcast', { preloadedState: withAccount });
-    fireEvent.click(await screen.findByRole('link', { name: 'Summer launch' }));
+    // Two lazy pages in one test.
+    fireEvent.click(await screen.findByRole('link', { name: 'Summer launch' }, { timeout: 5000 }));
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Delivery Report: Summer launch' }),
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'Delivery Report: Summer launch' },
+        { timeout: 5000 },
+      ),
     ).toBeTruthy();
   });
 });

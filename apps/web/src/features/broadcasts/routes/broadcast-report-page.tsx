@@ -12,27 +12,22 @@ import { PreviousNext } from '../../../components/previous-next';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
+import { FailureReasons } from '../components/failure-reasons';
 import { formatCount, formatDateTime, formatStatus } from '../format';
+import { OUTCOME_LABELS } from '../outcome-labels';
 
 /** While messages are still on their way the report is re-read this often, so outcomes fill in. */
 export const REPORT_POLL_MS = 5000;
 
-const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
-  pending: 'Pending',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  read: 'Read',
-  failed: 'Failed',
-  unknown: 'Unknown',
-  cancelled: 'Cancelled',
-};
-
 const OUTCOME_TONES: Record<RecipientOutcome, string> = {
   pending: 'bg-amber-50 text-amber-700 ring-amber-200',
+  held: 'bg-yellow-50 text-yellow-800 ring-yellow-200',
   sent: 'bg-sky-50 text-sky-700 ring-sky-200',
   delivered: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   read: 'bg-violet-50 text-violet-700 ring-violet-200',
   failed: 'bg-red-50 text-red-700 ring-red-200',
+  limited: 'bg-rose-50 text-rose-700 ring-rose-200',
+  not_on_whatsapp: 'bg-stone-100 text-stone-700 ring-stone-300',
   unknown: 'bg-orange-50 text-orange-700 ring-orange-200',
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
 };
@@ -84,9 +79,11 @@ export function BroadcastReportPage() {
   const [outcome, setOutcome] = useState<RecipientOutcome | null>(null);
   const [page, setPage] = useState(1);
   const args = { id, page, outcome, wabaId };
-  // The cached report decides whether to poll: while some of its messages are still on their way.
+  // The cached report decides whether to poll: while some of its messages are still on their way, or held by
+  // WhatsApp until a later status settles them.
   const cached = broadcastsApi.endpoints.getBroadcastReport.useQueryState(args);
-  const pending = (cached.currentData?.outcomes.pending ?? 0) > 0;
+  const outcomes = cached.currentData?.outcomes;
+  const pending = (outcomes?.pending ?? 0) + (outcomes?.held ?? 0) > 0;
   const { currentData, error } = useGetBroadcastReportQuery(args, {
     skip: !Number.isInteger(id) || id < 1,
     pollingInterval: pending ? REPORT_POLL_MS : 0,
@@ -132,6 +129,7 @@ export function BroadcastReportPage() {
           </Link>
         }
       />
+      {currentData ? <FailureReasons reasons={currentData.failure_reasons} /> : null}
       <div role="group" aria-label="Filter by outcome" className="mb-4 flex flex-wrap gap-2">
         {filterButton(null, 'All', total)}
         {RECIPIENT_OUTCOME_NAMES.map((name) =>

@@ -1,16 +1,18 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
-import { BROADCAST_MESSAGES } from '@herald/contracts';
+import { BROADCAST_MESSAGES, numberSendability } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { PageHeader } from '../../../components/page-header';
 import { useAppSelector } from '../../../app/hooks';
+import { fieldErrors } from '../../../lib/field-errors';
 import { serverMessage } from '../../../lib/server-message';
 import {
   useCreateBroadcastMutation,
   useGetBroadcastContactsQuery,
+  useGetBroadcastNumbersQuery,
   useGetBroadcastTagsQuery,
   useGetBroadcastTemplateQuery,
   useGetBroadcastTemplatesQuery,
@@ -21,14 +23,19 @@ import {
   recipientCount,
   validateBroadcastForm,
 } from '../broadcast-form';
-import type { BroadcastFormState } from '../broadcast-form';
+import type { BroadcastFormErrors, BroadcastFormState } from '../broadcast-form';
 import { formatCount, formatDateTime } from '../format';
-import { templatePreviewContent } from '../template-preview-content';
+import { defaultNumberId } from '../send-from';
+import { boundVariables, templatePreviewContent } from '../template-preview-content';
+import { useBroadcastEstimate } from '../use-broadcast-estimate';
+import { BoundVariablesNote } from '../components/bound-variables-note';
 import { BroadcastDetailsSection } from '../components/broadcast-details-section';
 import { BroadcastPreview } from '../components/broadcast-preview';
 import { BroadcastSummary } from '../components/broadcast-summary';
+import { MessagingLimitNotice } from '../components/messaging-limit-notice';
 import { RecipientsSection } from '../components/recipients-section';
 import { SelectedRecipientsSection } from '../components/selected-recipients-section';
+import { SendFromField } from '../components/send-from-field';
 
 /** Spec §2 New broadcast (/broadcast/new). */
 export function NewBroadcastPage() {
@@ -39,6 +46,8 @@ export function NewBroadcastPage() {
   // Messages show after the first attempt to send, then follow the fields as they are fixed.
   const [showErrors, setShowErrors] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
+  // The server's refusals that belong to a field of this screen (over the limit, a number it will not use).
+  const [serverFieldErrors, setServerFieldErrors] = useState<BroadcastFormErrors>({});
   const [createBroadcast, { isLoading: sending }] = useCreateBroadcastMutation();
 
   const templatesQuery = useGetBroadcastTemplatesQuery(wabaId, { refetchOnMountOrArgChange: true });
@@ -47,6 +56,21 @@ export function NewBroadcastPage() {
   const templateQuery = useGetBroadcastTemplateQuery(Number(state.templateId), {
     skip: state.templateId === '',
   });
+  const numbersQuery = useGetBroadcastNumbersQuery(wabaId, { refetchOnMountOrArgChange: true });
+  const numbers = numbersQuery.data;
+
+  // The user's pick while it is one of this account's sendable numbers, else the first sendable one.
+  const picked = numbers?.find((number) => number.id === state.phoneNumberId);
+  const phoneNumberId =
+    picked && numberSendability(picked).sendable ? picked.id : numbers ? defaultNumberId(numbers) : '';
+  const noSendableNumber = numbers !== undefined && numbers.length > 0 && phoneNumberId === '';
+  const {
+    estimate,
+    usNumbers,
+    failed: estimateFailed,
+  } = useBroadcastEstimate({ ...state, phoneNumberId }, wabaId);
+  // Left out only while the offer stands: a template that is not marketing keeps every recipient.
+  const formState = { ...state, phoneNumberId, leaveOutUsNumbers: state.leaveOutUsNumbers && usNumbers > 0 };
 
   const approved = templatesQuery.data?.results.filter((t) => t.status.toUpperCase() === 'APPROVED');
   const chosenTemplate = approved?.find((t) => String(t.id) === state.templateId) ?? null;
@@ -54,7 +78,10 @@ export function NewBroadcastPage() {
   const firstContact = contactsQuery.data?.results[0] ?? null;
   const tags = tagsQuery.data;
   const count = recipientCount(state, total, tags ?? []);
-  const errors = showErrors ? validateBroadcastForm(state) : {};
+  const errors = {
+    ...(showErrors ? validateBroadcastForm(state, noSendableNumber) : {}),
+    ...serverFieldErrors,
+  };
   const preview =
     templateQuery.currentData && state.templateId !== ''
       ? templatePreviewContent(templateQuery.currentData, firstContact)
@@ -63,27 +90,39 @@ export function NewBroadcastPage() {
   function change(patch: Partial<BroadcastFormState>) {
     setState((current) => ({ ...current, ...patch }));
     setServerError(null);
+    setServerFieldErrors({});
   }
+
+  // Once React has shown the messages (after an answer from the server too): take the user to the first field
+  // to fix. A counter, so every attempt asks again.
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (focusRequest > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+  const focusFirstInvalid = () => setFocusRequest((n) => n + 1);
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    const problems = validateBroadcastForm(state);
+    const problems = validateBroadcastForm(state, noSendableNumber);
     if (Object.keys(problems).length > 0) {
       setShowErrors(true);
-      // After React shows the messages: take the user to the first field to fix.
-      requestAnimationFrame(() =>
-        formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-      );
+      focusFirstInvalid();
       return;
     }
     try {
-      await createBroadcast(broadcastPayload(state)).unwrap();
+      await createBroadcast(broadcastPayload(formState)).unwrap();
       toast.success(BROADCAST_MESSAGES.created);
       void navigate('/broadcast');
     } catch (error) {
       console.error('Creating the broadcast failed', error);
-      setServerError(serverMessage(error, ['message', 'detail']) ?? BROADCAST_MESSAGES.failed);
+      const fields = fieldErrors(error);
+      if (fields.recipients || fields.phone_number_id) {
+        setServerFieldErrors({ recipients: fields.recipients, number: fields.phone_number_id });
+        focusFirstInvalid();
+      } else {
+        setServerError(serverMessage(error, ['message', 'detail']) ?? BROADCAST_MESSAGES.failed);
+      }
     }
   }
 
@@ -112,7 +151,15 @@ export function NewBroadcastPage() {
         className="grid items-start gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,3fr)]"
       >
         <div className="min-w-0 space-y-5">
-          <BroadcastDetailsSection state={state} onChange={change} errors={errors} templates={approved} />
+          <BroadcastDetailsSection state={state} onChange={change} errors={errors} templates={approved}>
+            <SendFromField
+              numbers={numbers}
+              failed={numbersQuery.isError}
+              value={phoneNumberId}
+              onChange={(id) => change({ phoneNumberId: id })}
+              error={errors.number}
+            />
+          </BroadcastDetailsSection>
           <RecipientsSection
             mode={state.mode}
             tagIds={state.tagIds}
@@ -129,7 +176,20 @@ export function NewBroadcastPage() {
             estimated={total === undefined}
             percentage={state.percentage}
             onPercentage={(percentage) => change({ percentage })}
-          />
+          >
+            {state.mode === 'all' || state.tagIds.length > 0 ? (
+              <MessagingLimitNotice
+                estimate={estimate}
+                usNumbers={usNumbers}
+                failed={estimateFailed}
+                spreadOverLimit={state.spreadOverLimit}
+                onSpreadOverLimit={(spreadOverLimit) => change({ spreadOverLimit })}
+                leaveOutUsNumbers={formState.leaveOutUsNumbers}
+                onLeaveOutUsNumbers={(leaveOutUsNumbers) => change({ leaveOutUsNumbers })}
+                error={errors.recipients}
+              />
+            ) : null}
+          </SelectedRecipientsSection>
           <BroadcastSummary
             templateName={chosenTemplate?.template_name ?? null}
             recipients={recipientsText}
@@ -154,6 +214,9 @@ export function NewBroadcastPage() {
             failed={templateQuery.isError && state.templateId !== ''}
             contactName={firstContact?.recipient_name ?? null}
           />
+          {templateQuery.currentData && state.templateId !== '' ? (
+            <BoundVariablesNote variables={boundVariables(templateQuery.currentData)} />
+          ) : null}
         </aside>
       </form>
     </>

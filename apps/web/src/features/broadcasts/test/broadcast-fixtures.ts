@@ -1,8 +1,10 @@
 import type {
+  BroadcastEstimateResponse,
   BroadcastListResponse,
   BroadcastRow,
   BroadcastTotals,
   Contact,
+  PhoneNumber,
   Tag,
   TemplateDetail,
   TemplateListItem,
@@ -96,9 +98,14 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
     sent_percentage: 95,
     failed_percentage: 5,
     unknown_percentage: 0,
+    limited_percentage: 0,
+    not_on_whatsapp_percentage: 0,
     total_recipients: 200,
     status: 'completed',
     template_name: 'summer_sale',
+    phone_number: '+1 555-0100',
+    waiting_until: null,
+    status_reason: null,
     ...overrides,
   };
 }
@@ -110,6 +117,8 @@ export const totals: BroadcastTotals = {
   delivered: 2400,
   read: 1000,
   failed: 150,
+  limited: 0,
+  not_on_whatsapp: 0,
   scheduled: 1,
   sending: 0,
 };
@@ -126,5 +135,35 @@ export function listPage(
     previous: page > 1 ? `http://localhost/broadcast/create/?page=${page - 1}` : null,
     results,
     totals: pageTotals,
+  };
+}
+
+export function phoneNumber(id: string, overrides: Partial<PhoneNumber> = {}): PhoneNumber {
+  return {
+    id,
+    verified_name: 'Acme Shop',
+    display_phone_number: `+1 555-01${id.slice(-2).padStart(2, '0')}`,
+    code_verification_status: 'VERIFIED',
+    quality_rating: 'GREEN',
+    platform_type: 'CLOUD_API',
+    throughput: { level: 'STANDARD' },
+    last_onboarded_time: '2026-01-01T00:00:00.000Z',
+    messaging_limit_tier: 'TIER_1K',
+    status: 'CONNECTED',
+    ...overrides,
+  };
+}
+
+/** An estimate well inside the limit, for a marketing template with no US numbers. */
+export function estimateAnswer(
+  overrides: Partial<BroadcastEstimateResponse> = {},
+): BroadcastEstimateResponse {
+  return {
+    recipients: 66,
+    new_recipients: 66,
+    us_numbers: 0,
+    template_category: 'MARKETING',
+    messaging_limit: { tier: 'TIER_1K', limit: 1000, reached: 200, left: 800, frees_at: null },
+    ...overrides,
   };
 }

@@ -1,0 +1,21 @@
+import type { RecipientOutcome } from '@herald/contracts';
+
+/** A recipient's outcome as the delivery report and the history name it. */
+export const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
+  pending: 'Pending',
+  held: 'Held by WhatsApp',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  failed: 'Failed',
+  limited: 'Limited by WhatsApp',
+  not_on_whatsapp: 'Not on WhatsApp',
+  unknown: 'Unknown',
+  cancelled: 'Cancelled',
+};
+
+/** The label inside a sentence: 'Limited by WhatsApp' → 'limited by WhatsApp' (the brand keeps its capitals). */
+export function outcomeInSentence(outcome: RecipientOutcome): string {
+  const label = OUTCOME_LABELS[outcome];
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
