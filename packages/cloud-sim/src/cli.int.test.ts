@@ -43,6 +43,8 @@ describe('cli', () => {
     ['SANDBOX_REVIEW_DELAY_MS', 'soon'],
     ['SANDBOX_WEBHOOK_URL', 'not-a-url'],
     ['SANDBOX_WEBHOOK_MAX_ATTEMPTS', '0'],
+    ['SANDBOX_DEFAULT_MESSAGING_LIMIT', 'TIER_1K'],
+    ['SANDBOX_US_MARKETING_RULE', 'maybe'],
   ])('exits 1 naming %s when it is %j', async (name, value) => {
     const child = startCli({ SANDBOX_PORT: '0', [name]: value });
     let stderr = '';
@@ -60,6 +62,8 @@ describe('cli', () => {
       META_APP_SECRET: 's',
       SANDBOX_REVIEW_DELAY_MS: '1234',
       SANDBOX_WEBHOOK_URL: 'http://127.0.0.1:9/webhooks/whatsapp',
+      SANDBOX_DEFAULT_MESSAGING_LIMIT: 'TIER_UNLIMITED',
+      SANDBOX_US_MARKETING_RULE: 'false',
     });
     const exit = exited(child);
     const line = await new Promise<string>((done) => {
@@ -83,6 +87,8 @@ describe('cli', () => {
     expect(config).toMatchObject({
       review_delay_ms: 1234,
       webhook_url: 'http://127.0.0.1:9/webhooks/whatsapp',
+      default_messaging_limit: 'TIER_UNLIMITED',
+      us_marketing_rule: false,
     });
 
     const started = Date.now();
