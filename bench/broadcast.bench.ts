@@ -105,6 +105,15 @@ try {
     await app.webhooks.idle();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  // An unlimited portfolio (the sandbox tells Herald by business_capability_update), so the messaging limit does
+  // not stop a 100,000-recipient send; broadcast-limit.bench.ts measures what counting it costs.
+  await sandbox(`/__sandbox/portfolios/${business.business_id}`, { tier: 'TIER_UNLIMITED' });
+  while (
+    (await pool.query("select 1 from messaging_portfolios where tier = 'TIER_UNLIMITED'")).rowCount === 0
+  ) {
+    await app.webhooks.idle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   // Sending is measured alone: no status webhooks compete for the CPU while the engine sends.
   await sandbox('/__sandbox/config', { webhook_url: null });
 

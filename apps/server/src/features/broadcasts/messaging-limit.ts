@@ -51,10 +51,11 @@ export async function setPortfolioTier(db: Queryable, wabaAccountId: number, raw
     [wabaAccountId, parsed.tier, parsed.limit],
   );
   if (rows[0]?.raised) {
+    // Broadcast rows locked by id, the order every writer of them uses (decision 022).
     await db.query(
-      `update broadcasts b set waiting_until = null
-         from waba_accounts w
-        where w.id = b.waba_account_id and ${PORTFOLIO_OF_WABA} = $1 and b.waiting_until is not null`,
+      `with x as (select b.id from broadcasts b join waba_accounts w on w.id = b.waba_account_id
+                   where ${PORTFOLIO_OF_WABA} = $1 and b.waiting_until is not null order by b.id for update of b)
+       update broadcasts b set waiting_until = null from x where b.id = x.id`,
       [rows[0].key],
     );
   }
@@ -123,7 +124,8 @@ export async function waitForLimit(
     [messageIds],
   );
   await pool.query(
-    `update broadcasts set waiting_until = $2 where id = any($1::bigint[]) and status = 'sending'`,
+    `with x as (select id from broadcasts where id = any($1::bigint[]) and status = 'sending' order by id for update)
+     update broadcasts b set waiting_until = $2 from x where b.id = x.id`,
     [broadcastIds, freesAt],
   );
 }
@@ -131,7 +133,9 @@ export async function waitForLimit(
 /** A batch of these broadcasts was let through: they are no longer waiting. */
 export async function stopWaiting(pool: Pool, broadcastIds: number[]): Promise<void> {
   await pool.query(
-    'update broadcasts set waiting_until = null where id = any($1::bigint[]) and waiting_until is not null',
+    `with x as (select id from broadcasts where id = any($1::bigint[]) and waiting_until is not null
+                 order by id for update)
+     update broadcasts b set waiting_until = null from x where b.id = x.id`,
     [broadcastIds],
   );
 }
