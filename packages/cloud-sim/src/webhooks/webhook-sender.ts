@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signPayload } from './sign-payload';
+import { signPayload, webhookBody } from './sign-payload';
 
 interface WebhookRetryPolicy {
   /** Wait before the 2nd attempt; each later wait doubles. */
@@ -59,7 +59,7 @@ export class WebhookSender {
   ) {}
 
   send(url: string | null, payload: unknown, meta: { field: string; wabaId: string }): WebhookDelivery {
-    const raw = JSON.stringify(payload);
+    const raw = webhookBody(payload);
     const delivery: WebhookDelivery = {
       id: randomUUID(),
       url,
@@ -99,7 +99,7 @@ export class WebhookSender {
    */
   resume(saved: SavedDelivery[]): void {
     for (const s of saved) {
-      const raw = JSON.stringify(s.body);
+      const raw = webhookBody(s.body);
       const delivery: WebhookDelivery = {
         id: s.id,
         url: s.url,
