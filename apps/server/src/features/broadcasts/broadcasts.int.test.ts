@@ -64,6 +64,8 @@ beforeAll(async () => {
     status_delays_ms: { sent: 10, delivered: 30, read: 60 },
     read_rate: 0.5,
     pair_rate_window_ms: 0,
+    // +1 numbers and a marketing template: Meta's US rule (131049) is tested in pauses-outcomes.int.test.ts.
+    us_marketing_rule: false,
   });
   owner = await signedInUser(t, 'broadcasts@acme.test');
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
@@ -516,7 +518,7 @@ describe('sending', () => {
     }
   }, 120_000);
 
-  it('records Meta’s permanent failure (131026) with its code and title', async () => {
+  it('records Meta’s 131026 as not on WhatsApp (not a failure) with its code and title', async () => {
     const { rows } = await t.db.pool.query(
       `insert into contacts (waba_account_id, name, whatsapp_number) values ($1, 'Nobody', '+14155550000') returning id`,
       [wabaAccountId],
@@ -535,14 +537,14 @@ describe('sending', () => {
         recipients: { type: 'filtered', tag_ids: [tag], percentage: 100 },
       })
     ).json().id;
-    await runUntil(async () => (await broadcastRow(id)).failed_count === 1);
+    await runUntil(async () => (await broadcastRow(id)).not_on_whatsapp_count === 1);
     const message = (
       await t.db.pool.query(
         'select state, error_code, error_title from broadcast_messages where broadcast_id = $1',
         [id],
       )
     ).rows[0];
-    expect(message).toMatchObject({ state: 'failed', error_code: 131026 });
+    expect(message).toMatchObject({ state: 'not_on_whatsapp', error_code: 131026 });
     expect(message.error_title).toBeTruthy();
   });
 
@@ -728,7 +730,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
     ).json().id;
     await runUntil(async () => {
       const row = await broadcastRow(id);
-      return row.failed_count === 1 && row.delivered_count === 2;
+      return row.not_on_whatsapp_count === 1 && row.delivered_count === 2;
     });
 
     const all = await report(id);
@@ -741,7 +743,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
       status: 'completed',
     });
     expect(body.count).toBe(3);
-    expect(body.outcomes.failed).toBe(1);
+    expect(body.outcomes.not_on_whatsapp).toBe(1);
     expect(body.outcomes.delivered + body.outcomes.read).toBe(2);
     expect(body.outcomes.pending + body.outcomes.sent + body.outcomes.cancelled).toBe(0);
     expect(body.results.map((r: { whatsapp_number: string }) => r.whatsapp_number)).toEqual([
@@ -750,14 +752,14 @@ describe('GET /broadcast/{id}/recipients/', () => {
       '+14155572222',
     ]);
 
-    const failed = (await report(id, '?outcome=failed')).json();
+    const failed = (await report(id, '?outcome=not_on_whatsapp')).json();
     expect(failed.count).toBe(1);
     expect(failed.results).toEqual([
       {
         id: expect.any(Number),
         contact_name: 'Unreachable',
         whatsapp_number: '+14155570000',
-        outcome: 'failed',
+        outcome: 'not_on_whatsapp',
         error_code: 131026,
         error_title: expect.any(String),
         updated_at: expect.any(String),
@@ -773,7 +775,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
       )
     ).rows[0].id;
     await t.app.inject({ method: 'DELETE', url: `/recipient/${contactId}/`, headers });
-    const after = (await report(id, '?outcome=failed')).json();
+    const after = (await report(id, '?outcome=not_on_whatsapp')).json();
     expect(after.results[0]).toMatchObject({ contact_name: null, whatsapp_number: '+14155570000' });
   });
 

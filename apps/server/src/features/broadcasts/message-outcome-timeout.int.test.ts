@@ -58,6 +58,8 @@ beforeAll(async () => {
     status_delays_ms: { sent: 10, delivered: 20, read: 30 },
     read_rate: 0,
     pair_rate_window_ms: 0,
+    // +1 numbers and a marketing template: Meta's US rule (131049) is not what this test is about.
+    us_marketing_rule: false,
   });
   const owner = await signedInUser(t, 'outcomes@acme.test');
   wabaId = owner.business.waba_id;

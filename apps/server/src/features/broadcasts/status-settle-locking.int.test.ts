@@ -46,7 +46,8 @@ function statusesOf(id: number, n: number) {
   if (n % 3 === 1) return ['sent', 'delivered'].map((status) => ({ ...base, status }));
   return [
     { ...base, status: 'sent' },
-    { ...base, status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable' }] },
+    // A failure that is Herald's to count as failed (131026 and 131049 have outcomes of their own, decision 028).
+    { ...base, status: 'failed', errors: [{ code: 131000, title: 'Something went wrong' }] },
   ];
 }
 
