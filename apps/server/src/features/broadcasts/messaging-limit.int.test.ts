@@ -241,12 +241,11 @@ describe('the sending number', () => {
     );
     expect(row[0]!.meta_id).toBe(second.id);
     const list = await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers: a.headers });
-    if (list.statusCode === 200) {
-      const listed = (list.json().results as Array<{ id: number; phone_number: string }>).find(
-        (r) => r.id === id,
-      );
-      expect(listed?.phone_number).toBe(second.display_phone_number);
-    }
+    expect(list.statusCode).toBe(200);
+    const listed = (list.json().results as Array<{ id: number; phone_number: string }>).find(
+      (r) => r.id === id,
+    );
+    expect(listed).toMatchObject({ phone_number: second.display_phone_number, waiting_until: null });
   });
 
   it('refuses another account’s number with 404 and a number that cannot send with 400, naming phone_number_id', async () => {
@@ -361,6 +360,8 @@ describe('the portfolio messaging limit', () => {
     const limit = (await estimate(a)).json().messaging_limit;
     expect(limit).toMatchObject({ reached: 250, left: 0 });
     expect(new Date(limit.frees_at).getTime()).toBeGreaterThan(Date.now() + 23.9 * 3600_000);
+    const list = await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers: a.headers });
+    expect(list.json().results[0]).toMatchObject({ id, waiting_until: waiting.waiting_until!.toISOString() });
     const portfolio = await sandbox(`/__sandbox/portfolios/${a.business.business_id}`);
     expect(portfolio.reached_in_window).toBe(250);
 
