@@ -15,6 +15,16 @@ const API_PREFIXES = [
   '/docs',
 ];
 
+/** Vite names everything under assets/ by its content hash: a new build gives new names, never new content. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+/** index.html (and any unhashed file) may be stored but must be revalidated, so a deploy shows at once. */
+export const REVALIDATE_CACHE = 'no-cache';
+
+function cacheControlFor(webDistDir: string, filePath: string): string {
+  const relative = path.relative(webDistDir, filePath);
+  return relative.startsWith(`assets${path.sep}`) ? IMMUTABLE_CACHE : REVALIDATE_CACHE;
+}
+
 function wantsSpa(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
@@ -26,12 +36,38 @@ function wantsSpa(request: FastifyRequest): boolean {
  * Serves the built web app from one port with the API: its assets as static files, and index.html for any
  * other browser navigation so client-side routes (/customers, /broadcast/new, …) load on refresh.
  * Every other unknown path gets a JSON 404.
+ *
+ * Issue 19: the build writes .br and .gz beside each asset (apps/web/vite.config.ts); `preCompressed` sends
+ * the one the browser's Accept-Encoding allows (brotli first), else the plain file, without compressing per
+ * request. Hashed assets are cached for a year; index.html is revalidated every time.
  */
 export async function registerSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexFile = path.join(webDistDir, 'index.html');
   const hasBuild = existsSync(indexFile);
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      // @fastify/send would add its own `public, max-age=0`; the header is set per file below instead.
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        res.setHeader('Cache-Control', cacheControlFor(webDistDir, filePath));
+        res.setHeader('Vary', 'Accept-Encoding');
+      },
+    });
+    // The same URL answers brotli, gzip or plain by Accept-Encoding, so a shared cache must keep them apart.
+    // setHeaders can only write on the raw response, where a Vary that Fastify holds (CORS's `Origin`) would
+    // replace it when the head is written: merge the two here.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      const fromStatic = reply.raw.getHeader('vary');
+      const fromReply = reply.getHeader('vary');
+      if (typeof fromStatic === 'string' && fromReply !== undefined && fromReply !== fromStatic) {
+        reply.header('vary', `${String(fromReply)}, ${fromStatic}`);
+      }
+      return payload;
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     if (wantsSpa(request)) {

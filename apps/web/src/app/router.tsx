@@ -7,25 +7,31 @@ import type { RouteHandle } from './page-title';
 import { ProtectedRoute } from './protected-route';
 import { RootRoute } from './root-route';
 import { SignInPage } from '../features/auth/routes/sign-in-page';
-import { SignUpPage } from '../features/auth/routes/sign-up-page';
-import { PinPage } from '../features/auth/routes/pin-page';
-import { ForgotPasswordPage } from '../features/auth/routes/forgot-password-page';
-import { TermsPage } from '../features/legal/routes/terms-page';
-import { PrivacyPage } from '../features/legal/routes/privacy-page';
-import { DashboardPage } from '../features/dashboard/routes/dashboard-page';
-import { CustomersPage } from '../features/contacts/routes/customers-page';
-import { TemplatesPage } from '../features/templates/routes/templates-page';
-import { CreateTemplatePage } from '../features/templates/routes/create-template-page';
-import { EditTemplatePage } from '../features/templates/routes/edit-template-page';
-import { BroadcastHistoryPage } from '../features/broadcasts/routes/broadcast-history-page';
-import { NewBroadcastPage } from '../features/broadcasts/routes/new-broadcast-page';
-import { BroadcastReportPage } from '../features/broadcasts/routes/broadcast-report-page';
-import { NumbersPage } from '../features/numbers/routes/numbers-page';
-import { SettingsPage } from '../features/settings/routes/settings-page';
+import {
+  BroadcastHistoryPage,
+  BroadcastReportPage,
+  CreateTemplatePage,
+  CustomersPage,
+  DashboardPage,
+  EditTemplatePage,
+  ForgotPasswordPage,
+  NewBroadcastPage,
+  NumbersPage,
+  PinPage,
+  PrivacyPage,
+  SettingsPage,
+  SignUpPage,
+  TemplatesPage,
+  TermsPage,
+} from './lazy-pages';
 
 const titled = (title: string): RouteHandle => ({ title });
 
-/** The route table of spec §2, shared by the app's browser router and the tests' memory routers. */
+/**
+ * The route table of spec §2, shared by the app's browser router and the tests' memory routers. Sign-in (the
+ * first screen of most visits), the guard and the layout are in the entry chunk; every other page is lazy
+ * (./lazy-pages) and shows the loading state of the nearest <Suspense> (root route or app layout) meanwhile.
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',

@@ -1,4 +1,5 @@
 import { useContext } from 'react';
+import type { RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import { logout } from '../../features/auth/auth-slice';
 import { useLogoutMutation } from '../../features/auth/api';
@@ -8,14 +9,19 @@ import { LogoutIcon, MenuIcon } from '../../components/icons';
 import { useAppDispatch } from '../hooks';
 import { PersistorContext } from '../persistor-context';
 import { AccountSelector } from './account-selector';
+import { NAV_DRAWER_ID } from './nav-items';
 import { NotificationBell } from './notification-bell';
 
 type AppHeaderProps = {
   title: string | undefined;
+  /** Whether the phone-width navigation drawer is open (the menu button says so to screen readers). */
+  navOpen: boolean;
+  /** The layout gives focus back to this button when the drawer closes with Escape. */
+  menuButtonRef: RefObject<HTMLButtonElement | null>;
   onOpenNav: () => void;
 };
 
-export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
+export function AppHeader({ title, navOpen, menuButtonRef, onOpenNav }: AppHeaderProps) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [logoutOnServer, { isLoading }] = useLogoutMutation();
@@ -39,8 +45,11 @@ export function AppHeader({ title, onOpenNav }: AppHeaderProps) {
   return (
     <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6">
       <button
+        ref={menuButtonRef}
         type="button"
         aria-label="Open navigation"
+        aria-expanded={navOpen}
+        aria-controls={NAV_DRAWER_ID}
         onClick={onOpenNav}
         className="rounded-lg p-2 text-slate-500 hover:bg-slate-100 md:hidden"
       >

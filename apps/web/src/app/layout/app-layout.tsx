@@ -1,14 +1,32 @@
-import { useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Outlet } from 'react-router';
+import { PageLoading } from '../page-loading';
 import { usePageTitle } from '../page-title';
 import { AppHeader } from './app-header';
 import { Breadcrumb } from './breadcrumb';
+import { NAV_DRAWER_ID } from './nav-items';
 import { SideNav } from './side-nav';
 
 /** Spec §2: the layout every protected screen shares. */
 export function AppLayout() {
   const title = usePageTitle();
   const [navOpen, setNavOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const drawerRef = useRef<HTMLElement>(null);
+
+  // Issue 19: on a phone the navigation is a drawer over the page. Escape closes it like any menu and gives
+  // focus back to the button that opened it, so a keyboard user is not left on a link that just disappeared.
+  useEffect(() => {
+    if (!navOpen) return;
+    drawerRef.current?.querySelector<HTMLElement>('a[href]')?.focus();
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setNavOpen(false);
+      menuButtonRef.current?.focus();
+    }
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [navOpen]);
 
   return (
     <div className="flex min-h-full bg-slate-50 text-slate-900">
@@ -19,12 +37,20 @@ export function AppLayout() {
           onClick={() => setNavOpen(false)}
         />
       ) : null}
+      {/* Closed on a phone, the drawer is off screen and `invisible`, so Tab does not walk through links
+          nobody can see; from md up it is the always-visible side column. */}
       <aside
-        className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-slate-200 bg-white transition-transform md:sticky md:top-0 md:h-screen md:translate-x-0 ${
-          navOpen ? 'translate-x-0' : '-translate-x-full'
+        id={NAV_DRAWER_ID}
+        ref={drawerRef}
+        className={`fixed inset-y-0 left-0 z-40 flex w-64 flex-col border-r border-slate-200 bg-white transition-[translate,visibility] md:visible md:sticky md:top-0 md:h-screen md:translate-x-0 ${
+          navOpen ? 'visible translate-x-0' : 'invisible -translate-x-full'
         }`}
       >
-        <Link to="/dashboard" className="flex h-16 items-center gap-2 border-b border-slate-200 px-6">
+        <Link
+          to="/dashboard"
+          onClick={() => setNavOpen(false)}
+          className="flex h-16 items-center gap-2 border-b border-slate-200 px-6"
+        >
           <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-emerald-600 text-sm font-bold text-white">
             H
           </span>
@@ -36,10 +62,18 @@ export function AppLayout() {
         </div>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
-        <AppHeader title={title} onOpenNav={() => setNavOpen(true)} />
+        <AppHeader
+          title={title}
+          navOpen={navOpen}
+          menuButtonRef={menuButtonRef}
+          onOpenNav={() => setNavOpen(true)}
+        />
         <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
           <Breadcrumb />
-          <Outlet />
+          {/* A page's code loads on its first visit: the header and navigation stay while it does. */}
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

@@ -27,3 +27,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
 
 /** Spec §2: the bell's fixed badge. */
 export const NOTIFICATION_COUNT = 3;
+
+/** The id of the navigation drawer, which the header's menu button controls (aria-controls). */
+export const NAV_DRAWER_ID = 'main-navigation-drawer';
