@@ -115,7 +115,8 @@ export class MessageSender {
   }
 }
 
-function classify(status: number, text: string): SendOutcome {
+/** What an answer of `POST /{phone-number-id}/messages` means for the message (exported for its unit test). */
+export function classify(status: number, text: string): SendOutcome {
   let body: {
     messages?: Array<{ id?: string; message_status?: string }>;
     error?: { code?: number; message?: string; error_data?: { details?: string } };

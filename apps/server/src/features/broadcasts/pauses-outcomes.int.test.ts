@@ -5,6 +5,7 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { postMessagesWebhook, postSignedWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
+import { settleMessages } from './message-settle';
 
 /**
  * Issue 15 items 3 and 4 against the sandbox over HTTP: held messages, templates WhatsApp pauses (by webhook and
@@ -328,6 +329,29 @@ describe('a template WhatsApp pauses', () => {
     expect([...log.perRecipient.values()].every((n) => n === 1)).toBe(true);
   }, 60_000);
 
+  it('a pause by the user also stops the batch in flight; the rest is sent once after resume', async () => {
+    const winter = await template('winter_notice', 'UTILITY');
+    const recipients = numbers('4477009005', 20);
+    const tag = await audience(
+      'Winter',
+      recipients.map((n, i) => [`Winter ${i}`, n]),
+    );
+    const id = await create('Winter', winter.id, tag);
+    await slowEngine.tick();
+    await until(async () => (await accepted(recipients)).total >= 3, 10_000, null);
+    expect((await act(id, 'pause')).statusCode).toBe(200);
+    const atPause = (await accepted(recipients)).total;
+    await slowEngine.idle();
+    expect((await accepted(recipients)).total - atPause).toBeLessThanOrEqual(1);
+    expect((await messageStates(id)).queued).toBeGreaterThan(10);
+    expect((await broadcastRow(id)).status_reason).toBeNull();
+    expect((await act(id, 'resume')).statusCode).toBe(200);
+    await until(async () => (await broadcastRow(id)).status === 'completed');
+    const log = await accepted(recipients);
+    expect(log.total).toBe(20);
+    expect(log.perRecipient.size).toBe(20);
+  }, 30_000);
+
   it('pauses a scheduled broadcast when it is due and its first send answers 132015; no attempt wasted', async () => {
     const autumn = await template('autumn_pause', 'UTILITY');
     const recipients = numbers('4477009004', 6);
@@ -511,6 +535,37 @@ describe('limited by WhatsApp (131049) and not on WhatsApp (131026)', () => {
     ).json();
     expect(limitedOnly.results.map((r: { error_code: number }) => r.error_code)).toEqual([131049, 131049]);
   }, 30_000);
+
+  it('limits a message Meta refuses at once with 131049 until a day later, and a 131026 for good', async () => {
+    const note = await template('sync_note', 'UTILITY');
+    const tag = await audience('Sync', [
+      ['Sync one', '+447700903001'],
+      ['Sync two', '+447700903002'],
+    ]);
+    const id = await create('Sync', note.id, tag);
+    await until(async () => (await broadcastRow(id)).delivered_count === 2);
+    const rows = (
+      await t.db.pool.query('select id::int from broadcast_messages where broadcast_id = $1 order by id', [
+        id,
+      ])
+    ).rows;
+    // As if the sender had just had these answers (the sandbox answers both asynchronously).
+    await t.db.pool.query("update broadcast_messages set state = 'sending' where broadcast_id = $1", [id]);
+    await settleMessages(t.db.pool, [
+      { id: rows[0].id, state: 'limited', code: 131049, title: 'Not delivered' },
+      { id: rows[1].id, state: 'not_on_whatsapp', code: 131026, title: 'Message undeliverable' },
+    ]);
+    const settled = (
+      await t.db.pool.query(
+        `select state, extract(epoch from next_attempt_at - failed_at)::int as wait
+           from broadcast_messages where broadcast_id = $1 order by id`,
+        [id],
+      )
+    ).rows;
+    expect(settled[0]).toEqual({ state: 'limited', wait: 24 * 3600 });
+    expect(settled[1].state).toBe('not_on_whatsapp');
+    expect(settled[1].wait).toBeLessThan(60);
+  });
 
   it('takes a limited message from a failed status the sender did not see coming, and ignores a stale one', async () => {
     const note = await template('late_note', 'UTILITY');
