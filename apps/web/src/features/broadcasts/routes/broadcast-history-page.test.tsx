@@ -1,9 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, beforeAll } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { listPage, row, totals, withAccount } from '../test/broadcast-fixtures';
+import { BroadcastHistoryPage } from '../../../app/lazy-pages';
 
 function listRequests(fetchMock: ReturnType<typeof stubFetch>) {
   return fetchMock
@@ -18,6 +19,9 @@ const cellTexts = (name: string) =>
     .map((cell) => cell.textContent);
 
 const card = (name: string) => within(screen.getByRole('listitem', { name }));
+
+// The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
+beforeAll(() => Promise.all([BroadcastHistoryPage.preload()]));
 
 describe('Broadcast history (spec §2)', () => {
   it('has the header, Watch Tutorial, the New Broadcast link and a date-range filter that logs', async () => {

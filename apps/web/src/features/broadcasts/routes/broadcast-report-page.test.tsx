@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BroadcastRecipient, BroadcastReport } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { listPage, row, withAccount } from '../test/broadcast-fixtures';
+import { BroadcastHistoryPage, BroadcastReportPage } from '../../../app/lazy-pages';
 
 function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): BroadcastRecipient {
   return {
@@ -46,6 +47,9 @@ const cells = (text: string) =>
   within(screen.getByText(text).closest('tr') as HTMLElement)
     .getAllByRole('cell')
     .map((cell) => cell.textContent);
+
+// The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
+beforeAll(() => Promise.all([BroadcastReportPage.preload(), BroadcastHistoryPage.preload()]));
 
 describe('Delivery report (/broadcast/:id)', () => {
   it('shows each recipient’s outcome with Meta’s error, the outcome counts, and filters by outcome', async () => {

@@ -1,112 +1,27 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, beforeAll } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
-import { BROADCAST_MESSAGES, FLATTENED_VARIABLE_NOTE } from '@herald/contracts';
-import type {
-  BroadcastEstimateRequest,
-  BroadcastEstimateResponse,
-  Contact,
-  PhoneNumber,
-} from '@herald/contracts';
+import { BROADCAST_MESSAGES } from '@herald/contracts';
+import { json } from '../../../test/fetch-stub';
 import { renderRoute } from '../../../test/render-with-store';
-import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { withAccount } from '../test/broadcast-fixtures';
 import {
-  ana,
-  estimateAnswer,
-  listPage,
-  phoneNumber,
-  summerSale,
-  tags,
-  templates,
-  withAccount,
-} from '../test/broadcast-fixtures';
-
-type ServerOptions = {
-  contacts?: Contact[];
-  /** The real contact total; null answers the contact list with an error. */
-  contactCount?: number | null;
-  create?: (request: Request) => Response | Promise<Response>;
-  numbers?: PhoneNumber[];
-  estimate?: (body: BroadcastEstimateRequest) => BroadcastEstimateResponse;
-};
-
-const connected = phoneNumber('1001', { display_phone_number: '+1 555-0101' });
-
-/** A fake of the calls the New broadcast screen makes. */
-function broadcastServer({
-  contacts = [ana],
-  contactCount = 1234,
-  create = () => json({ id: 41, status: 'sending', total_recipients: 10 }, 201),
-  numbers = [connected],
-  estimate = () => estimateAnswer(),
-}: ServerOptions = {}) {
-  return stubFetch(async (request) => {
-    const path = pathOf(request);
-    if (path === '/broadcast/create/' && request.method === 'POST') return create(request);
-    if (path === '/broadcast/estimate/' && request.method === 'POST')
-      return json(estimate((await request.json()) as BroadcastEstimateRequest));
-    if (path === '/meta/phone/whatsapp/') return json({ data: numbers });
-    if (path === '/broadcast/create/') return json(listPage([]));
-    if (path === '/meta/templates/') {
-      return json({
-        count: templates.length,
-        currentPage: 1,
-        next: null,
-        previous: null,
-        results: templates,
-      });
-    }
-    if (path === '/meta/templates/1/') return json(summerSale);
-    if (path === '/recipient/tags/') return json(tags);
-    if (path === '/recipient/create/') {
-      return contactCount === null
-        ? json({ detail: 'Unavailable' }, 503)
-        : json({ count: contactCount, next: null, previous: null, results: contacts });
-    }
-    return json({ detail: 'Not found' }, 404);
-  });
-}
-
-async function renderPage(options?: ServerOptions) {
-  const fetchMock = broadcastServer(options);
-  const rendered = renderRoute('/broadcast/new', { preloadedState: withAccount });
-  // The first render of a file also loads the lazy page: more than the default second on a busy machine.
-  await screen.findByRole('option', { name: 'summer_sale (en_US)' }, { timeout: 5000 });
-  return { fetchMock, ...rendered };
-}
-
-const section = (name: string) => screen.getByRole('region', { name });
-const selected = () => screen.getByRole('status', { name: 'Selected recipients' }).textContent;
-const afterPercentage = () => screen.getByRole('status', { name: 'Recipients after percentage' }).textContent;
-const submit = () => fireEvent.click(screen.getByRole('button', { name: /^(Send|Schedule) Broadcast$/ }));
-
-function fillDetails(name = 'Summer launch', templateId = '1') {
-  fireEvent.change(screen.getByRole('textbox', { name: 'Broadcast Name' }), { target: { value: name } });
-  fireEvent.change(screen.getByRole('combobox', { name: 'Message Template' }), {
-    target: { value: templateId },
-  });
-}
-
-const isCreate = (r: Request) => r.method === 'POST' && pathOf(r) === '/broadcast/create/';
-
-async function postedBody(fetchMock: ReturnType<typeof stubFetch>) {
-  await waitFor(() => expect(fetchMock.requests().some(isCreate)).toBe(true));
-  return fetchMock.requests().find(isCreate)!.json();
-}
-
-/** The bodies of the estimates asked so far. */
-function estimateBodies(fetchMock: ReturnType<typeof stubFetch>): Promise<BroadcastEstimateRequest[]> {
-  return Promise.all(
-    fetchMock
-      .requests()
-      .filter((r) => pathOf(r) === '/broadcast/estimate/')
-      .map((r) => r.clone().json() as Promise<BroadcastEstimateRequest>),
-  );
-}
-
-const limitLine = () => screen.getByRole('status', { name: 'Messaging limit' }).textContent;
+  afterPercentage,
+  broadcastServer,
+  fillDetails,
+  isCreate,
+  postedBody,
+  renderPage,
+  section,
+  selected,
+  submit,
+} from '../test/new-broadcast-harness';
+import { BroadcastHistoryPage, NewBroadcastPage } from '../../../app/lazy-pages';
 
 const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+
+// The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
+beforeAll(() => Promise.all([NewBroadcastPage.preload(), BroadcastHistoryPage.preload()]));
 
 describe('New broadcast (spec §2, §4, §5, §9)', () => {
   it('starts in filter mode at 55%, offers only approved templates, and sums up', async () => {
@@ -323,170 +238,5 @@ describe('New broadcast (spec §2, §4, §5, §9)', () => {
     const { router } = await renderPage();
     fireEvent.click(screen.getByRole('link', { name: 'Cancel' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/broadcast'));
-  });
-
-  it("lists the account's numbers in 'Send from': the first that can send is the default, one that cannot is disabled with why", async () => {
-    const flagged = phoneNumber('1002', { display_phone_number: '+1 555-0102', status: 'FLAGGED' });
-    const red = phoneNumber('1003', {
-      display_phone_number: '+1 555-0103',
-      verified_name: 'Acme Outlet',
-      quality_rating: 'RED',
-      throughput: { level: 'HIGH' },
-      messaging_limit_tier: 'TIER_10K',
-    });
-    const { fetchMock } = await renderPage({ numbers: [flagged, connected, red] });
-    const select = (await screen.findByRole('combobox', { name: 'Send from' })) as HTMLSelectElement;
-    await waitFor(() => expect(select.value).toBe('1001'));
-    expect([...select.options].map((o) => [o.text, o.disabled])).toEqual([
-      ['+1 555-0102 · Acme Shop · Quality: Green (cannot send)', true],
-      ['+1 555-0101 · Acme Shop · Quality: Green', false],
-      ['+1 555-0103 · Acme Outlet · Quality: Red', false],
-    ]);
-    expect(screen.getByText('Throughput: Standard · Messaging limit: 1,000 recipients / 24 h')).toBeTruthy();
-    const blocked = within(screen.getByRole('list', { name: 'Numbers that cannot send' }));
-    expect(blocked.getByRole('listitem').textContent).toBe(
-      '+1 555-0102: WhatsApp flagged this number for low quality; it cannot send broadcasts until it recovers.',
-    );
-    expect(screen.queryByText(/quality rating is low/)).toBeNull();
-
-    fireEvent.change(select, { target: { value: '1003' } });
-    expect(screen.getByText(/This number’s quality rating is low \(red\)/)).toBeTruthy();
-    expect(screen.getByText('Throughput: High · Messaging limit: 10,000 recipients / 24 h')).toBeTruthy();
-    // The select's description names the warning, so a screen reader hears it with the choice.
-    const described = document.getElementById(select.getAttribute('aria-describedby')!)!;
-    expect(described.textContent).toContain('quality rating is low');
-
-    fillDetails();
-    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
-    // The estimate is asked for the chosen number too.
-    await waitFor(async () => expect((await estimateBodies(fetchMock)).at(-1)?.phone_number_id).toBe('1003'));
-    submit();
-    expect((await postedBody(fetchMock)).phone_number_id).toBe('1003');
-  });
-
-  it('refuses to send when no number of the account can send', async () => {
-    const { fetchMock } = await renderPage({
-      numbers: [phoneNumber('1002', { status: 'PENDING' })],
-    });
-    const select = (await screen.findByRole('combobox', { name: 'Send from' })) as HTMLSelectElement;
-    await waitFor(() => expect(select.options[0]!.text).toBe('Choose a number'));
-    fillDetails();
-    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
-    submit();
-    expect(screen.getByText(/None of this account’s numbers can send a broadcast now/)).toBeTruthy();
-    expect(screen.getByRole('list', { name: 'Numbers that cannot send' }).textContent).toContain(
-      'This number is not connected yet: finish its registration first.',
-    );
-    expect(select.getAttribute('aria-invalid')).toBe('true');
-    expect(fetchMock.requests().some(isCreate)).toBe(false);
-  });
-
-  it('shows the recipients against the 24-hour limit, asked once the form stops changing', async () => {
-    const { fetchMock } = await renderPage({
-      estimate: (body) => estimateAnswer({ recipients: body.recipients.percentage * 10, new_recipients: 5 }),
-    });
-    // No tag chosen yet: nothing to estimate.
-    expect(screen.queryByRole('status', { name: 'Messaging limit' })).toBeNull();
-    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
-    await waitFor(() => expect(limitLine()).toBe('550 recipients · 800 left in your 24-hour limit'));
-    const slider = screen.getByRole('slider', { name: 'Percentage of recipients' });
-    for (const value of ['60', '70', '80']) fireEvent.change(slider, { target: { value } });
-    await waitFor(() => expect(limitLine()).toBe('800 recipients · 800 left in your 24-hour limit'));
-    // The drag is asked once, at its end: 55% then 80%, nothing in between.
-    const asked = (await estimateBodies(fetchMock)).map((body) => body.recipients.percentage);
-    expect(asked).toEqual([55, 80]);
-    expect(screen.queryByRole('checkbox', { name: /Spread over the 24-hour limit/ })).toBeNull();
-  });
-
-  it('warns when the broadcast is larger than what is left, spreads by default, and shows the refusal at the field', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    const refusal =
-      'This broadcast would reach 1,200 new recipients, but only 300 are left in your 24-hour messaging limit. Send to fewer recipients or let Herald spread it.';
-    const { fetchMock } = await renderPage({
-      estimate: () =>
-        estimateAnswer({
-          recipients: 1234,
-          new_recipients: 1200,
-          messaging_limit: { tier: 'TIER_1K', limit: 1000, reached: 700, left: 300, frees_at: null },
-        }),
-      create: () =>
-        json({ detail: 'Validation failed', errors: [{ field: 'recipients', message: refusal }] }, 400),
-    });
-    fillDetails();
-    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
-    await waitFor(() => expect(limitLine()).toBe('1,234 recipients · 300 left in your 24-hour limit'));
-    expect(screen.getByText(refusal)).toBeTruthy();
-    const spread = screen.getByRole('checkbox', {
-      name: 'Spread over the 24-hour limit: send up to the limit now and continue automatically as it frees',
-    }) as HTMLInputElement;
-    expect(spread.checked).toBe(true);
-
-    fireEvent.click(spread);
-    submit();
-    expect((await postedBody(fetchMock)).spread_over_limit).toBe(false);
-    // At the field, linked to the checkbox, not as the page's general alert.
-    await waitFor(() => expect(spread.getAttribute('aria-invalid')).toBe('true'));
-    const note = document.getElementById(spread.getAttribute('aria-describedby')!)!;
-    expect(note.textContent).toBe(refusal);
-    expect(screen.queryByRole('alert')).toBeNull();
-    await waitFor(() => expect(document.activeElement).toBe(spread));
-    // Changing the choice clears the server's word until it is asked again.
-    fireEvent.click(spread);
-    expect(spread.getAttribute('aria-invalid')).toBeNull();
-  });
-
-  it('counts +1 numbers for a marketing template and offers to leave them out', async () => {
-    const { fetchMock } = await renderPage({
-      estimate: (body) =>
-        body.leave_out_us_numbers
-          ? estimateAnswer({ recipients: 560, new_recipients: 560, us_numbers: 0 })
-          : estimateAnswer({ recipients: 679, new_recipients: 679, us_numbers: 119 }),
-    });
-    fillDetails();
-    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
-    const usText =
-      '119 recipients have +1 (US) numbers. WhatsApp does not deliver marketing templates to US numbers.';
-    expect(await screen.findByText(usText)).toBeTruthy();
-    expect(limitLine()).toBe('679 recipients · 800 left in your 24-hour limit');
-    const leaveOut = screen.getByRole('checkbox', { name: 'Leave them out' }) as HTMLInputElement;
-    expect(leaveOut.checked).toBe(false);
-    fireEvent.click(leaveOut);
-    // The figures once they are left out, and the offer stays (taken) with its count.
-    await waitFor(() => expect(limitLine()).toBe('560 recipients · 800 left in your 24-hour limit'));
-    expect(screen.getByText(usText)).toBeTruthy();
-    expect(leaveOut.checked).toBe(true);
-    expect((await estimateBodies(fetchMock)).map((b) => b.leave_out_us_numbers)).toContain(true);
-    submit();
-    expect((await postedBody(fetchMock)).leave_out_us_numbers).toBe(true);
-  });
-
-  it('does not offer to leave out US numbers for a template that is not marketing', async () => {
-    await renderPage({
-      estimate: () => estimateAnswer({ us_numbers: 40, template_category: 'UTILITY' }),
-    });
-    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
-    await waitFor(() => expect(limitLine()).toContain('left in your 24-hour limit'));
-    expect(screen.queryByRole('checkbox', { name: 'Leave them out' })).toBeNull();
-  });
-
-  it('names the variables filled from contact columns and says how their values are sent', async () => {
-    await renderPage({
-      contacts: [{ ...ana, recipient_post_code: '1000-001\n  Lisboa' }],
-    });
-    fillDetails();
-    const variables = within(await screen.findByRole('region', { name: 'Variables from contact columns' }));
-    expect(variables.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Header {{1}} ← email',
-      'Body {{1}} ← name',
-      'Body {{3}} ← post_code',
-    ]);
-    expect(variables.getByText(FLATTENED_VARIABLE_NOTE)).toBeTruthy();
-    // The preview shows the value as it will be sent: on one line.
-    const preview = within(screen.getByRole('figure', { name: 'Message preview' }));
-    await waitFor(() =>
-      expect(preview.getByTestId('preview-body').textContent).toBe(
-        'Hi Ana Lima, use code SUMMER20 at the shop near 1000-001 Lisboa.',
-      ),
-    );
   });
 });
