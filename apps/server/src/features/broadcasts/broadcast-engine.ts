@@ -226,10 +226,15 @@ export class BroadcastEngine {
           if (rendered.ok) ready.push({ message, template: rendered.template });
           else unsent.push({ id: message.id, state: 'failed', code: null, title: rendered.reason });
         }
-        const allowed = await this.reserveLimit(
-          context,
-          ready.map(({ message }) => message),
-        );
+        const allowed = await this.reserveLimit(context, ready).catch(async (error: unknown) => {
+          // Nothing was requested: the batch goes back to the queue as it was, and this sender stops (the
+          // next tick starts another), rather than leaving its rows 'sending'.
+          await settleMessages(this.deps.pool, [
+            ...unsent,
+            ...ready.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
+          ]);
+          throw error;
+        });
         const results = await Promise.all(
           ready
             .filter(({ message }) => allowed.has(message.id))
@@ -267,7 +272,8 @@ export class BroadcastEngine {
    * Reserves the portfolio's 24-hour limit for the messages about to be sent (decision 027) and answers the ids
    * that may go now. The rest go back to the queue unsent and their broadcasts wait until the window frees.
    */
-  private async reserveLimit(context: SendContext, messages: Claimed[]): Promise<Set<number>> {
+  private async reserveLimit(context: SendContext, ready: Array<{ message: Claimed }>): Promise<Set<number>> {
+    const messages = ready.map(({ message }) => message);
     const all = new Set(messages.map((m) => m.id));
     if (this.deps.messagingLimit === false || messages.length === 0) return all;
     const { allowed, freesAt } = await reserveReach(

@@ -15,13 +15,20 @@ let t: TestApp;
 let sender: MessageSender;
 const engines: BroadcastEngine[] = [];
 
-const sandbox = async (path: string, body?: object) => {
+/** The fields these tests read from the sandbox's control answers (a number's node, a portfolio). */
+interface SandboxAnswer {
+  id: string;
+  display_phone_number: string;
+  reached_in_window: number;
+}
+
+const sandbox = async <T = SandboxAnswer>(path: string, body?: object): Promise<T> => {
   const response = await fetch(`${t.sandboxUrl}${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const json = await response.json();
+  const json = (await response.json()) as T;
   if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
   return json;
 };
