@@ -51,6 +51,14 @@ export const samplePayloads: Record<string, BodySample> = {
       template_id: pick('template'),
       recipients: { type: 'filtered', tag_ids: [pick('tag')], percentage: 100 },
       scheduled_time: Math.floor(Date.now() / 1000) + 86_400,
+      phone_number_id: String(pick('phoneNumber')),
+    },
+  }),
+  'POST /broadcast/estimate/': (pick) => ({
+    json: {
+      template_id: pick('template'),
+      recipients: { type: 'filtered', tag_ids: [pick('tag')], percentage: 100 },
+      phone_number_id: String(pick('phoneNumber')),
     },
   }),
   'PUT /api/auth/facebook/callback/': async (pick, context) => {
