@@ -53,6 +53,8 @@ beforeAll(async () => {
     review_delay_ms: 50,
     status_delays_ms: { sent: 10, delivered: 20, read: 30 },
     pair_rate_window_ms: 0,
+    // 5,000 users in a day: past the sandbox's default messaging limit (TIER_2K), as it would be at Meta.
+    default_messaging_limit: 'TIER_10K',
   });
   owner = await signedInUser(t, 'crash@acme.test');
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
