@@ -1,6 +1,5 @@
 import {
   BROADCAST_ACTIONS,
-  BROADCAST_MESSAGES,
   type BroadcastAction,
   MAX_SCHEDULE_AHEAD_SECONDS,
   overLimitMessage,
