@@ -1,8 +1,7 @@
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
-import { Toaster } from 'react-hot-toast';
 import { PersistGate } from 'redux-persist/integration/react';
-import { toasterProps } from '../lib/toast-options';
+import { AppToaster } from './app-toaster';
 import { PersistorContext } from './persistor-context';
 import { createAppRouter } from './router';
 import { persistor, store } from './store';
@@ -17,7 +16,7 @@ export function App() {
         <PersistGate loading={null} persistor={persistor}>
           <RouterProvider router={router} />
         </PersistGate>
-        <Toaster {...toasterProps} />
+        <AppToaster />
       </PersistorContext>
     </Provider>
   );

@@ -1,0 +1,271 @@
+// First load of the web app (issue 19): builds it as `npm start` does, serves the build from the real server (the
+// same static plugin, precompressed files and cache headers as production) and opens each screen in headless
+// Chromium, signed in through the API. Per route: the gzip bytes of the JavaScript and CSS the page loaded, the
+// bytes that crossed the network, and the time until the screen is interactive, with a cold cache (a fresh
+// browser context) and a warm one (the same route again in that context). Goals: sign-in ≤ 100 KB of gzip
+// JavaScript, every screen interactive ≤ 1 s cold. `BENCH_RUNS` (default 5) loads per route; medians are shown.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { startSandbox } from '@herald/cloud-sim';
+import { buildApp } from '../apps/server/src/app';
+import { createPool } from '../apps/server/src/db/pool';
+import { migrate } from '../apps/server/src/db/migrate';
+import { testConfig } from '../test-support/test-config';
+import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SIGN_IN_BUDGET_GZIP_BYTES = 100 * 1024;
+const INTERACTIVE_BUDGET_MS = 1000;
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+/** The screens of issue 19 item 2, each with the h1 that says it has rendered. */
+const ROUTES: Array<{ name: string; path: string; heading: string; signedIn: boolean }> = [
+  { name: 'sign-in', path: '/', heading: 'Sign in', signedIn: false },
+  { name: 'dashboard', path: '/dashboard', heading: 'Dashboard', signedIn: true },
+  { name: 'customers', path: '/customers', heading: 'Customers', signedIn: true },
+  { name: 'templates', path: '/template', heading: 'Your Templates', signedIn: true },
+  { name: 'new-template', path: '/template/create-template', heading: 'Create Template', signedIn: true },
+  { name: 'broadcast-history', path: '/broadcast', heading: 'Broadcast History', signedIn: true },
+  { name: 'new-broadcast', path: '/broadcast/new', heading: 'New Broadcast', signedIn: true },
+  { name: 'numbers', path: '/number', heading: 'WhatsApp Numbers', signedIn: true },
+  { name: 'settings', path: '/settings', heading: 'Settings', signedIn: true },
+];
+
+type Load = {
+  js_gzip_bytes: number;
+  css_gzip_bytes: number;
+  js_files: number;
+  network_bytes: number;
+  interactive_ms: number;
+};
+
+type Session = { accessToken: string; refreshToken: string; wabas: unknown[] };
+
+function buildWeb(outDir: string): void {
+  const result = spawnSync(
+    process.execPath,
+    [
+      path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: path.join(repoRoot, 'apps/web'), stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (result.status !== 0) throw new Error(`web build exited with ${result.status}`);
+}
+
+/** A business signed up as the Embedded Signup would (sandbox WABA, then the callback), then logged in. */
+async function signUpAndLogIn(api: string, sandbox: string): Promise<Session> {
+  const business = (await (
+    await fetch(`${sandbox}/__sandbox/wabas`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ business_name: 'Bench Shop' }),
+    })
+  ).json()) as { waba_id: string; phone_number_id: string; code: string };
+  const email = 'bench@example.com';
+  const password = 'bench-password-1';
+  const signup = await fetch(`${api}/api/auth/facebook/callback/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      code: business.code,
+      waba_id: business.waba_id,
+      phone_number_id: business.phone_number_id,
+      account_data: { waba_id: business.waba_id, phone_number_id: business.phone_number_id },
+      email,
+      password,
+    }),
+  });
+  if (signup.status !== 200) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
+  const login = await fetch(`${api}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  return (await login.json()) as Session;
+}
+
+/**
+ * Before any script of the page: the stored session the sign-in page would have saved (redux-persist keeps each
+ * field JSON-encoded), and a promise that resolves with `performance.now()` once the route's h1 is on screen and
+ * the main thread is free to answer input (a message posted then is handled: no task still blocks it).
+ */
+function pageSetup({ heading, session }: { heading: string; session: Session | null }) {
+  if (session) {
+    const persisted = (state: Record<string, unknown>) =>
+      JSON.stringify({
+        ...Object.fromEntries(Object.entries(state).map(([key, value]) => [key, JSON.stringify(value)])),
+        _persist: JSON.stringify({ version: -1, rehydrated: true }),
+      });
+    localStorage.setItem(
+      'persist:auth',
+      persisted({ accessToken: session.accessToken, refreshToken: session.refreshToken }),
+    );
+    localStorage.setItem(
+      'persist:waba',
+      persisted({ wabaAccounts: session.wabas, selectedWabaAccount: session.wabas[0] ?? null }),
+    );
+  }
+  (window as unknown as { __interactive: Promise<number> }).__interactive = new Promise<number>((resolve) => {
+    const observer = new MutationObserver(check);
+    function check() {
+      const h1 = document.querySelector('h1');
+      if (h1?.textContent?.trim() !== heading) return;
+      observer.disconnect();
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve(performance.now());
+      channel.port2.postMessage(null);
+    }
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+async function load(context: BrowserContext, url: string): Promise<Load> {
+  const page = await context.newPage();
+  const pending: Array<Promise<void>> = [];
+  const totals = { js_gzip_bytes: 0, css_gzip_bytes: 0, js_files: 0, network_bytes: 0 };
+  page.on('response', (response) => {
+    const request = response.request();
+    const type = request.resourceType();
+    pending.push(
+      (async () => {
+        const sizes = await request.sizes().catch(() => null);
+        totals.network_bytes += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
+        if (type !== 'script' && type !== 'stylesheet') return;
+        // What the file weighs gzipped at the build's level, whichever encoding (or the cache) delivered it.
+        const gzipBytes = gzipSync(await response.body(), { level: 9 }).length;
+        if (type === 'script') {
+          totals.js_gzip_bytes += gzipBytes;
+          totals.js_files += 1;
+        } else totals.css_gzip_bytes += gzipBytes;
+      })(),
+    );
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  const interactive = await page.evaluate(
+    (limit) =>
+      Promise.race([
+        (window as unknown as { __interactive: Promise<number> }).__interactive,
+        new Promise<number>((_, reject) =>
+          setTimeout(() => reject(new Error(`no interactive heading within ${limit} ms`)), limit),
+        ),
+      ]),
+    15_000,
+  );
+  // Lazy chunks may still be arriving after `load`: let them, then count everything the page asked for.
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  await page.close();
+  return { ...totals, interactive_ms: Number(interactive.toFixed(1)) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function summary(loads: Load[]) {
+  return {
+    js_gzip_kb: Number((median(loads.map((l) => l.js_gzip_bytes)) / 1024).toFixed(1)),
+    css_gzip_kb: Number((median(loads.map((l) => l.css_gzip_bytes)) / 1024).toFixed(1)),
+    js_files: median(loads.map((l) => l.js_files)),
+    network_kb: Number((median(loads.map((l) => l.network_bytes)) / 1024).toFixed(1)),
+    interactive_ms: median(loads.map((l) => l.interactive_ms)),
+    interactive_max_ms: Math.max(...loads.map((l) => l.interactive_ms)),
+  };
+}
+
+const distDir = await mkdtemp(path.join(os.tmpdir(), 'herald-web-bench-'));
+const server = await openDatabaseServer();
+const database = `herald_bench_web_${process.pid}`;
+await adminQuery(server.adminUrl, `create database ${database}`);
+const url = withDatabase(server.adminUrl, database);
+try {
+  const buildStarted = performance.now();
+  buildWeb(distDir);
+  const buildSeconds = (performance.now() - buildStarted) / 1000;
+
+  await migrate(url);
+  const sandbox = await startSandbox({ port: 0 });
+  const pool = createPool(url, 10);
+  const app = await buildApp({
+    config: testConfig({
+      GRAPH_API_BASE: sandbox.url,
+      WEB_DIST_DIR: distDir,
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
+    }),
+    pool,
+    logger: false,
+  });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const session = await signUpAndLogIn(base, sandbox.url);
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  const routes: Record<string, { cold: ReturnType<typeof summary>; warm: ReturnType<typeof summary> }> = {};
+  try {
+    for (const route of ROUTES) {
+      const cold: Load[] = [];
+      const warm: Load[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        // A fresh context has an empty HTTP cache: the first load is cold, the same URL again is warm.
+        const context = await browser.newContext();
+        // tsx compiles this file keeping function names, through a `__name` helper the page does not have.
+        await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+        await context.addInitScript(pageSetup, {
+          heading: route.heading,
+          session: route.signedIn ? session : null,
+        });
+        cold.push(await load(context, `${base}${route.path}`));
+        warm.push(await load(context, `${base}${route.path}`));
+        await context.close();
+      }
+      routes[route.name] = { cold: summary(cold), warm: summary(warm) };
+    }
+  } finally {
+    await browser.close();
+    await app.close();
+    await sandbox.close();
+    await pool.end();
+  }
+
+  const signInJs = routes['sign-in']!.cold.js_gzip_kb * 1024;
+  const slowest = Math.max(...Object.values(routes).map((r) => r.cold.interactive_ms));
+  console.log(
+    JSON.stringify({
+      benchmark: 'web',
+      runs_per_route: RUNS,
+      build_seconds: Number(buildSeconds.toFixed(1)),
+      routes,
+      goals: {
+        sign_in_js_gzip_kb: Number((signInJs / 1024).toFixed(1)),
+        sign_in_js_within_100_kb: signInJs <= SIGN_IN_BUDGET_GZIP_BYTES,
+        slowest_cold_interactive_ms: slowest,
+        every_screen_interactive_within_1_s_cold: slowest <= INTERACTIVE_BUDGET_MS,
+      },
+    }),
+  );
+} finally {
+  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
+  await server.stop();
+  await rm(distDir, { recursive: true, force: true });
+}
