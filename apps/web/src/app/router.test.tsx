@@ -1,5 +1,7 @@
+import { lazy } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { renderRoute, signedIn } from '../test/render-with-store';
 import { routes } from './router';
@@ -88,5 +90,61 @@ describe('error fallback', () => {
 
   it('the root route of the real table has the error fallback', () => {
     expect(routes[0]?.errorElement).toBeTruthy();
+  });
+});
+
+describe('code splitting (issue 19)', () => {
+  const LAZY = Symbol.for('react.lazy');
+
+  function flatten(table: RouteObject[]): RouteObject[] {
+    return table.flatMap((route) => [route, ...flatten(route.children ?? [])]);
+  }
+
+  /** The layout route of the real table (the one holding the protected screens). */
+  function layoutRoute(table: RouteObject[]): RouteObject {
+    const layout = flatten(table).find((route) =>
+      route.children?.some((child) => child.path === 'dashboard'),
+    );
+    if (!layout) throw new Error('no layout route');
+    return layout;
+  }
+
+  it('loads every screen but sign-in and not-found on its first visit', () => {
+    const isLazy = (route: RouteObject) =>
+      ((route.element as ReactElement).type as { $$typeof?: symbol }).$$typeof === LAZY;
+    const screens = flatten(routes[0]?.children ?? []).filter((route) => route.handle);
+    expect(screens.filter((route) => !isLazy(route)).map((route) => route.path ?? 'index')).toEqual([
+      'index',
+      '*',
+    ]);
+    expect(screens.filter(isLazy)).toHaveLength(15);
+  });
+
+  it('shows a loading state inside the layout while a page downloads, then the page', async () => {
+    let arrive: (module: { default: ComponentType }) => void = () => {};
+    const Slow = lazy(() => new Promise<{ default: ComponentType }>((resolve) => (arrive = resolve)));
+    const [root] = routes;
+    if (!root?.children) throw new Error('route table has no root children');
+    const table: RouteObject[] = [{ ...root }];
+    const layout = layoutRoute(table);
+    // A copy of the real table with one more protected page whose code arrives when the test says.
+    const withSlow = (route: RouteObject): RouteObject => {
+      if (!route.children) return route;
+      const children = route.children.map(withSlow);
+      if (route === layout) children.push({ path: 'slow', element: <Slow /> });
+      return { ...route, index: false, children };
+    };
+    renderRoute('/slow', { routes: table.map(withSlow), preloadedState: signedIn });
+
+    const loading = await screen.findByRole('status');
+    expect(loading.textContent).toBe('Loading…');
+    // The frame is already there: navigation and header do not wait for the page.
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy();
+    expect(screen.getByRole('main').contains(loading)).toBe(true);
+    expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
+
+    await act(async () => arrive({ default: () => <h1>Slow page</h1> }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Slow page' })).toBeTruthy();
+    expect(within(screen.getByRole('main')).queryByText('Loading…')).toBeNull();
   });
 });

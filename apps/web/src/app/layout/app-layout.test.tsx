@@ -113,3 +113,50 @@ describe('shared layout (spec §2)', () => {
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
   });
 });
+
+describe('navigation drawer on a phone (issue 19)', () => {
+  it('opens from the menu button, then Escape closes it and gives focus back to the button', async () => {
+    await renderLayout('/customers');
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
+    const drawer = document.getElementById(menuButton.getAttribute('aria-controls') ?? '');
+    expect(drawer).toBeTruthy();
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(drawer?.className).toContain('invisible');
+
+    fireEvent.click(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+    expect(drawer?.className).not.toMatch(/(^|\s)invisible(\s|$)/);
+    // Focus moves into the menu, so the keyboard continues there.
+    expect(drawer?.contains(document.activeElement)).toBe(true);
+
+    fireEvent.keyDown(document.activeElement ?? document, { key: 'Escape' });
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(drawer?.className).toContain('invisible');
+    expect(document.activeElement).toBe(menuButton);
+  });
+
+  it('ignores other keys while open, and Escape does nothing once it is closed', async () => {
+    await renderLayout('/customers');
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
+    fireEvent.click(menuButton);
+    fireEvent.keyDown(document, { key: 'Enter' });
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(document, { key: 'Escape' });
+    const logout = screen.getByRole('button', { name: 'Logout' });
+    logout.focus();
+    fireEvent.keyDown(logout, { key: 'Escape' });
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(logout);
+  });
+
+  it('closes when a link in it is followed', async () => {
+    const { router } = await renderLayout('/customers');
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
+    fireEvent.click(menuButton);
+    fireEvent.click(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Settings16' }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+  });
+});
