@@ -172,6 +172,8 @@ export const BroadcastRowSchema = z
     waiting_until: z.string().nullable(),
     /** Why it is paused (or failed) when Herald or WhatsApp did it, e.g. WhatsApp paused its template. */
     status_reason: z.string().nullable(),
+    /** Recipients who replied (REPLY_DEFINITIONS.replied), as a percentage of total_recipients, one decimal. */
+    replied_percentage: z.number(),
   })
   .meta({ id: 'BroadcastRow' });
 
@@ -282,6 +284,46 @@ export const BroadcastReportParamsSchema = z.object({
   id: z.coerce.number({ message: 'must be a broadcast id' }).int().positive('must be a broadcast id'),
 });
 
+/**
+ * Customers' replies to a broadcast (issue 16). A reply is any message the recipient sent that Herald linked to
+ * the broadcast's message: its `context.id` is that message's wamid, or else it is the latest broadcast message
+ * the number received (sent, delivered or read) in the 24 hours before. Button presses and reactions count too.
+ */
+export const REPLY_DEFINITIONS = {
+  replied: 'Recipients who answered the broadcast message: a reply, a button press or a reaction.',
+  reply_rate: 'Recipients who replied ÷ recipients whose message was delivered (delivered or read).',
+} as const;
+
+/** The kinds of inbound message Herald stores; anything else WhatsApp sends is kept as `other`. */
+export const INBOUND_KINDS = [
+  'text',
+  'button',
+  'interactive',
+  'image',
+  'video',
+  'document',
+  'audio',
+  'sticker',
+  'location',
+  'contacts',
+  'reaction',
+  'other',
+] as const;
+export type InboundKind = (typeof INBOUND_KINDS)[number];
+
+/** Presses and reactions engage without writing: the dashboard's Response Rate leaves them out (dashboard.ts). */
+export const PRESS_KINDS: readonly InboundKind[] = ['button', 'interactive', 'reaction'];
+
+/** The report's reply rate, 0–100 with one decimal; 0 when nothing was delivered. */
+export function replyRate(replied: number, deliveredOrRead: number): number {
+  return deliveredOrRead === 0 ? 0 : Math.round((replied / deliveredOrRead) * 1000) / 10;
+}
+
+/** A query-string boolean: only 'true' and 'false' (z.coerce.boolean would take 'false' as true). */
+const QueryBoolean = z
+  .enum(['true', 'false'], { message: 'must be true or false' })
+  .transform((v) => v === 'true');
+
 export const BroadcastReportQuerySchema = z.object({
   page: PageNumberSchema,
   outcome: z
@@ -289,7 +331,20 @@ export const BroadcastReportQuerySchema = z.object({
       message: `must be one of ${RECIPIENT_OUTCOME_NAMES.join(', ')}`,
     })
     .optional(),
+  /** `replied=true`: only recipients who replied; `false`: only those who did not. Combines with `outcome`. */
+  replied: QueryBoolean.optional(),
 });
+
+/** A recipient's first reply: its text (the caption, the button's text, the emoji), else null and only its kind. */
+export const RecipientReplySchema = z
+  .object({
+    text: z.string().nullable(),
+    kind: z.enum(INBOUND_KINDS),
+    /** ISO 8601: when the recipient sent it (WhatsApp's timestamp). */
+    at: z.string(),
+  })
+  .meta({ id: 'RecipientReply' });
+export type RecipientReply = z.infer<typeof RecipientReplySchema>;
 
 export const BroadcastRecipientSchema = z
   .object({
@@ -303,6 +358,8 @@ export const BroadcastRecipientSchema = z
     error_title: z.string().nullable(),
     /** When the message last moved (accepted, delivered, read or failed); null while it waits. */
     updated_at: z.string().nullable(),
+    /** The recipient's first reply to this message; null when none. */
+    reply: RecipientReplySchema.nullable(),
   })
   .meta({ id: 'BroadcastRecipient' });
 
@@ -319,6 +376,10 @@ export const BroadcastReportResponseSchema = z
       z.enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]]),
       z.number().int(),
     ),
+    /** Recipients who replied (all of them, whatever the filter): the Replied filter's count. */
+    replied: z.number().int(),
+    /** replyRate(replied, delivered + read outcomes): 0–100, one decimal (REPLY_DEFINITIONS.reply_rate). */
+    reply_rate: z.number(),
     /** Why messages did not arrive, grouped by Meta's error code (or Herald's reason), most frequent first. */
     failure_reasons: z.array(
       z.object({

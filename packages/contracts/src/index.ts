@@ -9,3 +9,4 @@ export * from './templates';
 export * from './broadcasts';
 export * from './safe-text';
 export * from './failure-reasons';
+export * from './dashboard';
