@@ -16,7 +16,9 @@ const EMAIL = 'broadcasts@shop.test';
 const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300' } });
+  // Its guests have +1 (US) numbers and its template is MARKETING: Meta's US pause (131049, on in the sandbox)
+  // is tested in broadcast-rules.spec.ts, not here.
+  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Broadcast Shop');
   token = await apiLogin(stack, EMAIL, PASSWORD);
   const rows = Array.from({ length: 10 }, (_, i) => `Guest ${i},+1628555${String(2000 + i)}`).join('\n');

@@ -17,6 +17,8 @@ const OUTCOME_TIMEOUT_SECONDS = 15;
 const env = {
   SANDBOX_REVIEW_DELAY_MS: '300',
   MESSAGE_OUTCOME_TIMEOUT_SECONDS: String(OUTCOME_TIMEOUT_SECONDS),
+  // A MARKETING template to +1 (US) numbers: Meta's US pause (131049) is tested elsewhere.
+  SANDBOX_US_MARKETING_RULE: 'false',
 };
 
 let stack: Stack | undefined;

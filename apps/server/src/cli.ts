@@ -99,6 +99,12 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
       logFile: path.join(config.dataDir, 'sandbox', 'calls.jsonl'),
       // Template reviews (and later message statuses) come back to Herald as signed webhooks.
       reviewDelayMs: config.SANDBOX_REVIEW_DELAY_MS,
+      // Meta's sending rules as tests want them (defaults: TIER_2K, US marketing pause on).
+      defaultMessagingLimit: config.SANDBOX_DEFAULT_MESSAGING_LIMIT,
+      usMarketingRule:
+        config.SANDBOX_US_MARKETING_RULE === undefined
+          ? undefined
+          : config.SANDBOX_US_MARKETING_RULE === 'true',
       webhookUrl: process.env.SANDBOX_WEBHOOK_URL ?? `http://127.0.0.1:${config.PORT}/webhooks/whatsapp`,
     });
     stopOnSignal(() => sandbox.close());

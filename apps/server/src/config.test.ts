@@ -27,6 +27,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
   });
 
+  it("passes the sandbox's sending rules through, and names a bad one", () => {
+    expect(loadConfig({}).SANDBOX_DEFAULT_MESSAGING_LIMIT).toBeUndefined();
+    const config = loadConfig({
+      SANDBOX_DEFAULT_MESSAGING_LIMIT: 'TIER_250',
+      SANDBOX_US_MARKETING_RULE: 'false',
+    });
+    expect([config.SANDBOX_DEFAULT_MESSAGING_LIMIT, config.SANDBOX_US_MARKETING_RULE]).toEqual([
+      'TIER_250',
+      'false',
+    ]);
+    expect(() => loadConfig({ SANDBOX_DEFAULT_MESSAGING_LIMIT: 'TIER_1K' })).toThrow(
+      /SANDBOX_DEFAULT_MESSAGING_LIMIT/,
+    );
+    expect(() => loadConfig({ SANDBOX_US_MARKETING_RULE: 'no' })).toThrow(/SANDBOX_US_MARKETING_RULE/);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });

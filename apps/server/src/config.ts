@@ -100,6 +100,14 @@ export const EnvSchema = z.object({
     .int()
     .min(0)
     .default(2000),
+  /** The messaging limit tier the sandbox gives a new business portfolio (its default: TIER_2K). */
+  SANDBOX_DEFAULT_MESSAGING_LIMIT: z
+    .enum(['TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'], {
+      message: 'must be TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED',
+    })
+    .optional(),
+  /** false: the sandbox delivers marketing templates to US numbers (Meta does not: 131049). */
+  SANDBOX_US_MARKETING_RULE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   /** The sandbox as browsers reach it (its Embedded Signup SDK and popup). */
   SANDBOX_PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   /** Where the web loads the Embedded Signup SDK from; the sandbox's shim unless GRAPH_API_BASE is Meta's. */
