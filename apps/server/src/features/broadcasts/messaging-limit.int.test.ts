@@ -6,7 +6,6 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { postSignedWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
-import { parseTier } from './messaging-limit';
 
 // The sending number, the portfolio's 24-hour messaging limit and US numbers (issue 15 items 1, 2 and 4),
 // against the sandbox over HTTP: its call log is the ground truth of what reached "Meta".
@@ -192,18 +191,6 @@ afterAll(async () => {
   for (const engine of engines) await engine.stop();
   sender?.close();
   await t.close();
-});
-
-describe('parseTier', () => {
-  it('reads TIER_* strings, numbers and -1 (unlimited), and nothing else', () => {
-    expect(parseTier('TIER_2K')).toEqual({ tier: 'TIER_2K', limit: 2_000 });
-    expect(parseTier('TIER_UNLIMITED')).toEqual({ tier: 'TIER_UNLIMITED', limit: null });
-    expect(parseTier(10_000)).toEqual({ tier: 'TIER_10K', limit: 10_000 });
-    expect(parseTier('250')).toEqual({ tier: 'TIER_250', limit: 250 });
-    expect(parseTier(-1)).toEqual({ tier: 'TIER_UNLIMITED', limit: null });
-    expect(parseTier('TIER_BOGUS')).toBeNull();
-    expect(parseTier(null)).toBeNull();
-  });
 });
 
 describe('the sending number', () => {
