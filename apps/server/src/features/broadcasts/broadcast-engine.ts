@@ -26,6 +26,8 @@ export interface Claimed {
   contact: ContactValues | null;
   /** The contact replied STOP (or Meta answered 131050) after the audience was frozen. */
   opted_out: boolean;
+  /** Its broadcast was waiting for the messaging limit when claimed (a batch that sends clears that). */
+  was_waiting?: boolean;
 }
 
 interface SendContext {
@@ -283,7 +285,10 @@ export class BroadcastEngine {
     );
     const held = messages.filter((m) => !allowed.has(m.whatsapp_number));
     const sent = messages.filter((m) => allowed.has(m.whatsapp_number));
-    if (sent.length > 0) await stopWaiting(this.deps.pool, [...new Set(sent.map((m) => m.broadcast_id))]);
+    // Only a broadcast that was waiting needs clearing: spares a statement per batch otherwise.
+    const resumed = sent.filter((m) => m.was_waiting);
+    if (resumed.length > 0)
+      await stopWaiting(this.deps.pool, [...new Set(resumed.map((m) => m.broadcast_id))]);
     if (held.length > 0) {
       await waitForLimit(
         this.deps.pool,
@@ -326,7 +331,8 @@ export class BroadcastEngine {
   private async claim(phoneId: number): Promise<Claimed[]> {
     const { rows } = await this.deps.pool.query<Claimed & { contact: ContactValues | null }>(
       `with picked as (
-         select m.id, m.contact_id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+         select m.id, m.contact_id, b.waiting_until is not null as was_waiting
+           from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
           where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
             and (b.waiting_until is null or b.waiting_until <= now())
           order by m.broadcast_id, m.id limit $2 for update of m skip locked)
@@ -338,7 +344,7 @@ export class BroadcastEngine {
            jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
              'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
          end as contact,
-         c.opted_out_at is not null as opted_out`,
+         c.opted_out_at is not null as opted_out, picked.was_waiting`,
       [phoneId, BATCH],
     );
     return rows;
