@@ -8,6 +8,8 @@ import { broadcastsRoutes } from './features/broadcasts/routes';
 import { authRoutes } from './features/auth/routes';
 import { ContactsService } from './features/contacts/contacts-service';
 import { contactsRoutes } from './features/contacts/routes';
+import { DashboardService } from './features/dashboard/dashboard-service';
+import { dashboardRoutes } from './features/dashboard/routes';
 import { healthRoutes } from './features/health/routes';
 import { NumbersService } from './features/numbers/numbers-service';
 import { numbersRoutes } from './features/numbers/routes';
@@ -109,6 +111,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     );
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
     await scope.register(broadcastsRoutes(new BroadcastsService({ pool })));
+    await scope.register(dashboardRoutes(new DashboardService(pool), pool));
   });
 
   await registerSpa(app, config.webDistDir);

@@ -8,6 +8,8 @@ import {
   RECIPIENT_OUTCOMES,
   recipientOutcome,
   type RecipientOutcome,
+  type InboundKind,
+  replyRate,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
@@ -38,9 +40,11 @@ export async function readBroadcastReport(
 
   const states = query.outcome ? [...RECIPIENT_OUTCOMES[query.outcome]] : null;
   const offset = (query.page - 1) * BROADCAST_REPORT_PAGE_SIZE;
+  const replied = query.replied ?? null;
   const [byState, page, failures] = await Promise.all([
-    pool.query<{ state: string; n: number }>(
-      'select state, count(*)::int as n from broadcast_messages where broadcast_id = $1 group by state',
+    pool.query<{ state: string; n: number; replied: number }>(
+      `select state, count(*)::int as n, count(reply_id)::int as replied
+         from broadcast_messages where broadcast_id = $1 group by state`,
       [id],
     ),
     pool.query<{
@@ -51,13 +55,19 @@ export async function readBroadcastReport(
       error_code: number | null;
       error_title: string | null;
       updated_at: Date | null;
+      reply_kind: InboundKind | null;
+      reply_body: string | null;
+      reply_at: Date | null;
     }>(
       `select m.id::int, c.name as contact_name, m.whatsapp_number, m.state, m.error_code, m.error_title,
-              greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.unknown_at) as updated_at
+              greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.unknown_at) as updated_at,
+              r.kind as reply_kind, r.body as reply_body, r.sent_at as reply_at
          from broadcast_messages m left join contacts c on c.id = m.contact_id
+         left join inbound_messages r on r.id = m.reply_id
         where m.broadcast_id = $1 and ($2::text[] is null or m.state = any($2::text[]))
+          and ($5::bool is null or (m.reply_id is not null) = $5)
         order by m.whatsapp_number limit $3 offset $4`,
-      [id, states, BROADCAST_REPORT_PAGE_SIZE, offset],
+      [id, states, BROADCAST_REPORT_PAGE_SIZE, offset, replied],
     ),
     // Meta's title can vary for one code (a retry's "Gave up after…"): one group per code, its commonest title.
     pool.query<{ state: string; code: number | null; title: string | null; n: number }>(
@@ -75,13 +85,20 @@ export async function readBroadcastReport(
     RecipientOutcome,
     number
   >;
-  for (const row of byState.rows) outcomes[recipientOutcome(row.state)] += row.n;
-  const count = query.outcome
-    ? outcomes[query.outcome]
-    : Object.values(outcomes).reduce((sum, n) => sum + n, 0);
+  let repliedCount = 0;
+  for (const row of byState.rows) {
+    outcomes[recipientOutcome(row.state)] += row.n;
+    repliedCount += row.replied;
+  }
+  // The page's count under both filters, from the same per-state counts (no second scan of the messages).
+  const count = byState.rows
+    .filter((row) => !query.outcome || recipientOutcome(row.state) === query.outcome)
+    .reduce((sum, row) => sum + (replied === null ? row.n : replied ? row.replied : row.n - row.replied), 0);
   return {
     broadcast,
     outcomes,
+    replied: repliedCount,
+    reply_rate: replyRate(repliedCount, outcomes.delivered + outcomes.read),
     failure_reasons: failureGroups(failures.rows),
     count,
     next: offset + BROADCAST_REPORT_PAGE_SIZE < count ? pageUrl(query.page + 1) : null,
@@ -94,6 +111,10 @@ export async function readBroadcastReport(
       error_code: row.error_code,
       error_title: row.error_title,
       updated_at: row.updated_at?.toISOString() ?? null,
+      reply:
+        row.reply_kind && row.reply_at
+          ? { text: row.reply_body, kind: row.reply_kind, at: row.reply_at.toISOString() }
+          : null,
     })),
   };
 }

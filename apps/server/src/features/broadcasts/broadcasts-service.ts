@@ -128,12 +128,13 @@ export class BroadcastsService {
         unknown_count: number;
         limited_count: number;
         not_on_whatsapp_count: number;
+        replied_count: number;
         status_reason: string | null;
         phone_number: string | null;
         waiting_until: Date | null;
       }>(
         `select id::int, name, template_name, scheduled_at, status, total_recipients, accepted_count, delivered_count,
-                read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, status_reason, waiting_until,
+                read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, replied_count, status_reason, waiting_until,
                 (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number
            from broadcasts where ${where} order by ${order} limit $3 offset $4`,
         [waba.id, search, PAGE_SIZE, (query.page - 1) * PAGE_SIZE],
@@ -165,6 +166,7 @@ export class BroadcastsService {
       unknown_percentage: percent(row.unknown_count, row.total_recipients),
       limited_percentage: percent(row.limited_count, row.total_recipients),
       not_on_whatsapp_percentage: percent(row.not_on_whatsapp_count, row.total_recipients),
+      replied_percentage: percent(row.replied_count, row.total_recipients),
       status_reason: row.status_reason,
       phone_number: row.phone_number,
       waiting_until: row.waiting_until?.toISOString() ?? null,

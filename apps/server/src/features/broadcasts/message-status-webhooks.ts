@@ -1,4 +1,6 @@
 import type { PoolClient } from 'pg';
+import type { NewInbound } from '../replies/inbound-webhooks';
+import { linkLockedReplies, replyBroadcasts } from '../replies/reply-links';
 import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookBatch, WebhookHandler } from '../webhooks/webhook-processor';
 import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
@@ -57,11 +59,17 @@ interface BroadcastWrites {
   statuses: IncomingStatus[];
   /** Template status webhooks that pause broadcasts (template-pause.ts). */
   pauses: TemplatePause[];
+  /** Customers' messages to link to the broadcast messages they answer (replies/reply-links.ts). */
+  replies: NewInbound[];
 }
 
 /** This batch's broadcast writes: status webhooks and template pauses share one end-of-batch step. */
 export function broadcastWrites(batch: WebhookBatch): BroadcastWrites {
-  return batch.collect('broadcast-writes', () => ({ statuses: [], pauses: [] }), applyBroadcastWrites);
+  return batch.collect(
+    'broadcast-writes',
+    () => ({ statuses: [], pauses: [], replies: [] }),
+    applyBroadcastWrites,
+  );
 }
 
 /**
@@ -71,10 +79,13 @@ export function broadcastWrites(batch: WebhookBatch): BroadcastWrites {
 async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites): Promise<void> {
   const pausing = await broadcastsToPause(client, writes.pauses);
   const targets = await statusTargets(client, writes.statuses);
-  if (pausing.length === 0 && targets.length === 0) return;
-  await lockBroadcasts(client, [...pausing.map((p) => p.id), ...targets]);
+  const answered = await replyBroadcasts(client, writes.replies);
+  if (pausing.length === 0 && targets.length === 0 && answered.length === 0) return;
+  await lockBroadcasts(client, [...pausing.map((p) => p.id), ...targets, ...answered]);
   await pauseLockedBroadcasts(client, pausing);
   if (targets.length > 0) await applyStatuses(client, writes.statuses, targets);
+  // After the statuses, so a reply and its message's 'sent' in one batch link whatever their order.
+  await linkLockedReplies(client, writes.replies, answered);
 }
 
 const statusParams = (statuses: IncomingStatus[]) => [

@@ -110,7 +110,11 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
       },
       async (request) =>
         broadcasts.report(request.waba!, request.params.id, request.query, (page) =>
-          pageUrl(request, { page, outcome: request.query.outcome }),
+          pageUrl(request, {
+            page,
+            outcome: request.query.outcome,
+            replied: request.query.replied === undefined ? undefined : String(request.query.replied),
+          }),
         ),
     );
   };

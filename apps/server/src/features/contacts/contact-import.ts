@@ -16,6 +16,7 @@ import {
   STAGING_COLUMNS,
   validateRow,
 } from './import-rows';
+import { recordImportEvent } from '../dashboard/account-events';
 import { CopyBuffer } from './copy-buffer';
 import { NumberLineReader, numberKey, NumberSet } from './number-set';
 import { csvMessage, drain, isCsvError, readHead, type UploadStream } from './csv-upload';
@@ -187,6 +188,8 @@ export class ContactImport {
     }
     await recordExtraColumns(client, this.wabaId, this.header?.extras.map((extra) => extra.name) ?? []);
     await adjustContactTotal(client, this.wabaId, this.created);
+    // The bell's and Recent Activity's "import finished" (issue 16), committed with the import.
+    await recordImportEvent(client, this.wabaId, this.result(), tag);
     await client.query('commit');
     this.release();
     return this.result();

@@ -2,6 +2,7 @@ import type { Pool } from '../../db/pool';
 import { applyMessageStatuses } from '../broadcasts/message-status-webhooks';
 import { collectTemplatePause } from '../broadcasts/template-pause';
 import { applyOptOuts } from '../contacts/opt-out-webhooks';
+import { storeInboundMessages } from '../replies/inbound-webhooks';
 import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/number-webhooks';
 import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
 import { WebhookProcessor } from './webhook-processor';
@@ -21,6 +22,8 @@ export function createWebhookProcessor(
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);
+  // Every customer message is kept and linked to the broadcast message it answers (issue 16).
+  processor.on('messages', storeInboundMessages);
   processor.on('business_capability_update', applyCapabilityUpdate);
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
   return processor;

@@ -1,0 +1,41 @@
+import type { Pool } from '../../db/pool';
+
+/** Past ranges' counts, by account and range: they no longer change (decision 032). */
+const closed = new Map<string, { value: number; at: number }>();
+const CLOSED_ENTRIES = 2_000;
+/** A late webhook (a reply with an old timestamp) may still add to a past range: recount after this long. */
+const CLOSED_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Active Contacts in [start, end): numbers that received a broadcast message or contacts that wrote in, each
+ * once. A distinct count is not a sum of days, so it is never read from dashboard_hours:
+ * - a range that has not ended counts the numbers whose latest activity is inside it (one index range of
+ *   dashboard_last_active: exact, as no activity lies after now);
+ * - a past range counts distinct numbers of dashboard_active's hours, once, then keeps the count a while.
+ */
+export async function activeContacts(pool: Pool, accountId: number, start: Date, end: Date): Promise<number> {
+  if (end.getTime() > Date.now()) {
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from dashboard_last_active where waba_account_id = $1 and last_at >= $2 and last_at < $3`,
+      [accountId, start, end],
+    );
+    return rows[0]!.n;
+  }
+  const key = `${accountId}|${start.toISOString()}|${end.toISOString()}`;
+  const kept = closed.get(key);
+  if (kept && Date.now() - kept.at < CLOSED_TTL_MS) return kept.value;
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(distinct whatsapp_number)::int as n from dashboard_active
+      where waba_account_id = $1 and hour >= $2 and hour < $3`,
+    [accountId, start, end],
+  );
+  const value = rows[0]!.n;
+  if (closed.size >= CLOSED_ENTRIES) closed.delete(closed.keys().next().value!);
+  closed.set(key, { value, at: Date.now() });
+  return value;
+}
+
+/** Tests: forget the past ranges' counts. */
+export function forgetActiveContacts(): void {
+  closed.clear();
+}
