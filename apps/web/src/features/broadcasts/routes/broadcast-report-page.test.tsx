@@ -15,6 +15,7 @@ function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): Bro
     error_code: null,
     error_title: null,
     updated_at: '2026-01-15T09:05:00.000Z',
+    reply: null,
     ...overrides,
   };
 }
@@ -35,6 +36,8 @@ function report(results: BroadcastRecipient[], overrides: Partial<BroadcastRepor
       cancelled: 0,
     },
     failure_reasons: [],
+    replied: 0,
+    reply_rate: 0,
     count: 40,
     next: 'http://api.test/broadcast/7/recipients/?page=2',
     previous: null,

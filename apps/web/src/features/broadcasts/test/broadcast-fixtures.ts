@@ -100,6 +100,7 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
     unknown_percentage: 0,
     limited_percentage: 0,
     not_on_whatsapp_percentage: 0,
+    replied_percentage: 0,
     total_recipients: 200,
     status: 'completed',
     template_name: 'summer_sale',
