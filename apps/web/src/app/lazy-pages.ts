@@ -1,19 +1,37 @@
-import { lazy } from 'react';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { createElement, use } from 'react';
+import type { ComponentType } from 'react';
 
-type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
+/** A screen whose code downloads on its first visit; `preload` starts that download early. */
+export type LazyPage = ComponentType & { preload: () => Promise<void> };
 const pages: LazyPage[] = [];
 
 /**
  * A page whose code is fetched on its first visit (issue 19): each `import()` below becomes a chunk of its own,
  * so the sign-in screen does not download the dashboard, the template editor or libphonenumber-js's metadata.
- * The pages export named components; `lazy` wants a default export.
+ * Unlike `React.lazy`, a page whose module is already here renders in the same pass (no suspension, no
+ * fallback flash on a second visit or in tests); the first visit suspends on the download, and the nearest
+ * <Suspense> (root route or app layout) shows the loading state meanwhile. A failed download reaches the route's
+ * error element and is tried again on the next visit.
  */
 function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyPage {
-  const page = Object.assign(
-    lazy(() => load().then((module) => ({ default: module[name] as ComponentType }))),
-    { preload: load },
-  );
+  let loaded: ComponentType | undefined;
+  let pending: Promise<void> | undefined;
+  const preload = () =>
+    (pending ??= load().then(
+      (module) => {
+        loaded = module[name] as ComponentType;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    ));
+  function Page() {
+    if (!loaded) use(preload());
+    return loaded ? createElement(loaded) : null;
+  }
+  Page.displayName = `Lazy(${String(name)})`;
+  const page = Object.assign(Page, { preload });
   pages.push(page);
   return page;
 }
@@ -64,12 +82,12 @@ export const SettingsPage = lazyPage(
   'SettingsPage',
 );
 
-/** Downloads every page's code now (a module is fetched and run once; `lazy` then finds it ready). */
+/** Downloads every page's code now (a module is fetched and run once; its page then renders at once). */
 export function preloadAllPages(): Promise<unknown> {
   return Promise.all(pages.map((page) => page.preload()));
 }
 
-// Under Vitest the first import of a page compiles its whole module graph on demand, which can outlast a
-// test's `findBy…` wait. Tests that render the route table then wait for the modules here, once per file,
-// instead of racing them; the build drops this branch (MODE is a constant 'production' there).
+// Under Vitest every page is loaded when the route table is imported, so tests render the table exactly as
+// they did before code splitting: synchronously, with no on-demand compilation racing a `findBy…`. The build
+// drops this branch (MODE is the constant 'production' there).
 if (import.meta.env.MODE === 'test') await preloadAllPages();
