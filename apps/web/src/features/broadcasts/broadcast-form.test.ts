@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INITIAL_BROADCAST_FORM, broadcastPayload, estimateRequest, recipientCount } from './broadcast-form';
+import { messagingLimitText } from './send-from';
 import { contactColumnValue } from './template-preview-content';
 import { ana, tags } from './test/broadcast-fixtures';
 
@@ -69,5 +70,15 @@ describe('contactColumnValue', () => {
     const multiline = { ...ana, recipient_address: '12 Rua Augusta\n\t2nd floor   left' };
     expect(contactColumnValue(multiline, 'address')).toBe('12 Rua Augusta 2nd floor left');
     expect(contactColumnValue({ ...ana, recipient_address: ' \n\t ' }, 'address')).toBe('[address]');
+  });
+});
+
+describe('messagingLimitText', () => {
+  it("reads Meta's tiers, bare numbers and unlimited, and keeps what it does not know", () => {
+    expect(messagingLimitText('TIER_2K')).toBe('2,000 recipients / 24 h');
+    expect(messagingLimitText('250')).toBe('250 recipients / 24 h');
+    expect(messagingLimitText('TIER_UNLIMITED')).toBe('Unlimited');
+    expect(messagingLimitText('TIER_NEW')).toBe('TIER_NEW');
+    expect(messagingLimitText(null)).toBe('Unknown');
   });
 });

@@ -9,9 +9,12 @@ function word(value: string | null | undefined): string {
   return lower.charAt(0).toUpperCase() + lower.slice(1);
 }
 
-/** 'TIER_1K' → '1,000 recipients / 24 h'; unknown tiers as Meta names them. */
+/**
+ * 'TIER_1K' (or Meta's older bare '1000') → '1,000 recipients / 24 h'; other tiers as Meta names them.
+ */
 export function messagingLimitText(tier: string | null): string {
   if (!tier) return 'Unknown';
+  if (/^\d+$/.test(tier)) return `${formatCount(Number(tier))} recipients / 24 h`;
   if (!Object.hasOwn(MESSAGING_LIMIT_OF_TIER, tier)) return tier;
   const limit = MESSAGING_LIMIT_OF_TIER[tier];
   return limit === null || limit === undefined ? 'Unlimited' : `${formatCount(limit)} recipients / 24 h`;
