@@ -88,7 +88,8 @@ language sql immutable as $$
          (m.delivered_at is not null)::int,
          (m.read_at is not null)::int,
          (m.state = 'failed')::int,
-         (m.delivered_at is not null and m.replied_at <= m.delivered_at + interval '24 hours')::int,
+         -- coalesce: a delivered message with no reply compares null, and `true and null` is null.
+         coalesce(m.delivered_at is not null and m.replied_at <= m.delivered_at + interval '24 hours', false)::int,
          (m.delivered_at is not null and m.engaged_at is not null)::int,
          case when m.delivered_at is not null and m.replied_at <= m.delivered_at + interval '24 hours'
               then greatest(0, extract(epoch from m.replied_at - m.delivered_at))::bigint else 0 end
