@@ -61,6 +61,8 @@ export const samplePayloads: Record<string, BodySample> = {
       phone_number_id: String(pick('phoneNumber')),
     },
   }),
+  // The bell's "seen" mark: no ids, only the business header scopes it.
+  'POST /dashboard/header/seen': () => ({ json: {} }),
   'PUT /api/auth/facebook/callback/': async (pick, context) => {
     const signup = await context.freshSignup();
     return {

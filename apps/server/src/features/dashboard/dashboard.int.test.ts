@@ -101,14 +101,16 @@ async function recount() {
             count(m.accepted_at)::int as sent, count(m.delivered_at)::int as delivered, count(m.read_at)::int as read,
             count(*) filter (where m.state = 'failed')::int as failed,
             count(*) filter (where m.delivered_at is not null and m.replied_at <= m.delivered_at + interval '24 hours')::int as replied,
-            count(*) filter (where m.delivered_at is not null and m.engaged_at is not null)::int as engaged
+            count(*) filter (where m.delivered_at is not null and m.engaged_at is not null)::int as engaged,
+            coalesce(sum(greatest(0, extract(epoch from m.replied_at - m.delivered_at)::bigint))
+                     filter (where m.replied_at <= m.delivered_at + interval '24 hours'), 0)::int as response_seconds
        from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
       where coalesce(m.accepted_at, m.failed_at) is not null
       group by 1, 2, 3 order by 1, 2, 3`,
   );
   const kept = await t.db.pool.query(
     `select waba_account_id::int, hour, category, sent::int, delivered::int, read::int, failed::int, replied::int,
-            engaged::int
+            engaged::int, response_seconds::int
        from dashboard_hours
       where sent <> 0 or delivered <> 0 or read <> 0 or failed <> 0 or replied <> 0 or engaged <> 0
       order by 1, 2, 3`,
