@@ -34,7 +34,11 @@ export function FailureReasons({ reasons }: FailureReasonsProps) {
               </h3>
               <p className="text-sm text-slate-600">
                 <span className="font-semibold text-slate-900 tabular-nums">{formatCount(reason.count)}</span>{' '}
-                {reason.count === 1 ? 'recipient' : 'recipients'} · {OUTCOME_LABELS[reason.outcome]}
+                {reason.count === 1 ? 'recipient' : 'recipients'}
+                {/* The outcome, unless the reason's title already is it (131049 is 'Limited by WhatsApp'). */}
+                {reason.title === OUTCOME_LABELS[reason.outcome]
+                  ? ''
+                  : ` · ${OUTCOME_LABELS[reason.outcome]}`}
               </p>
             </div>
             <p className="mt-1 text-sm text-slate-700">{reason.explanation}</p>

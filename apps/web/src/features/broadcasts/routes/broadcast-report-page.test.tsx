@@ -178,7 +178,7 @@ describe('Delivery report (/broadcast/:id)', () => {
           {
             code: 131026,
             outcome: 'not_on_whatsapp',
-            title: 'Not a WhatsApp number',
+            title: 'Not on WhatsApp',
             count: 1,
             explanation: 'This number cannot receive WhatsApp messages.',
             action: 'Check the number with the contact.',
@@ -200,7 +200,7 @@ describe('Delivery report (/broadcast/:id)', () => {
     const items = why.getAllByRole('listitem');
     expect(items.map((item) => item.getAttribute('aria-label'))).toEqual([
       'Per-user marketing limit',
-      'Not a WhatsApp number',
+      'Not on WhatsApp',
       'Opted out',
     ]);
     const first = within(items[0]!);
@@ -208,7 +208,10 @@ describe('Delivery report (/broadcast/:id)', () => {
     expect(items[0]!.textContent).toContain('3 recipients · Limited by WhatsApp');
     expect(first.getByText(limitedExplanation)).toBeTruthy();
     expect(items[0]!.textContent).toContain('What to do: Send to them again tomorrow at the earliest.');
-    expect(items[1]!.textContent).toContain('1 recipient · Not on WhatsApp');
+    // A title that already names the outcome is not followed by it again.
+    expect(items[1]!.textContent).toBe(
+      '131026 · Not on WhatsApp1 recipientThis number cannot receive WhatsApp messages.What to do: Check the number with the contact.',
+    );
     // A reason Herald found itself has no Meta code.
     expect(within(items[2]!).getByRole('heading', { level: 3 }).textContent).toBe('Opted out');
 

@@ -50,7 +50,8 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
           {OUTCOME_LABELS[recipient.outcome]}
         </span>
       </td>
-      <td className="px-3 py-3 text-slate-700">
+      {/* Meta's error titles are sentences: room enough to read them on a phone (the table scrolls). */}
+      <td className="min-w-[14rem] px-3 py-3 text-slate-700">
         {recipient.error_code !== null ? (
           <span>
             <span className="font-medium text-red-700">{recipient.error_code}</span>
