@@ -139,7 +139,9 @@ function BroadcastTableRow({
         >
           {formatStatus(row.status)}
         </span>
-        {statusNote ? <p className="mt-1 max-w-[14rem] text-xs text-slate-600">{statusNote}</p> : null}
+        {statusNote ? (
+          <p className="mt-1 max-w-[16rem] min-w-[11rem] text-xs text-slate-600">{statusNote}</p>
+        ) : null}
         {status === 'sending' ? (
           <div
             role="progressbar"
