@@ -9,7 +9,7 @@ import { toResult } from './send-result';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { LOCKED, settleMessages, type SendResult } from './message-settle';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
-import { PORTFOLIO_OF_WABA, reserveReach, stopWaiting, waitForLimit } from './messaging-limit';
+import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
 import { SendGate } from './send-gate';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
@@ -270,39 +270,11 @@ export class BroadcastEngine {
     }
   }
 
-  /**
-   * Reserves the portfolio's 24-hour limit for the messages about to be sent (decision 027) and answers the ids
-   * that may go now. The rest go back to the queue unsent and their broadcasts wait until the window frees.
-   */
+  /** The ids of the batch that may be sent now under the portfolio's 24-hour limit (messaging-limit.ts). */
   private async reserveLimit(context: SendContext, ready: Array<{ message: Claimed }>): Promise<Set<number>> {
     const messages = ready.map(({ message }) => message);
-    const all = new Set(messages.map((m) => m.id));
-    if (this.deps.messagingLimit === false || messages.length === 0) return all;
-    const { allowed, freesAt } = await reserveReach(
-      this.deps.pool,
-      context.portfolio,
-      messages.map((m) => m.whatsapp_number),
-    );
-    const held = messages.filter((m) => !allowed.has(m.whatsapp_number));
-    const sent = messages.filter((m) => allowed.has(m.whatsapp_number));
-    // Only a broadcast that was waiting needs clearing: spares a statement per batch otherwise.
-    const resumed = sent.filter((m) => m.was_waiting);
-    if (resumed.length > 0)
-      await stopWaiting(this.deps.pool, [...new Set(resumed.map((m) => m.broadcast_id))]);
-    if (held.length > 0) {
-      await waitForLimit(
-        this.deps.pool,
-        held.map((m) => m.id),
-        [...new Set(held.map((m) => m.broadcast_id))],
-        // Only a limit of 0 leaves nothing to expire; look again in a minute then.
-        freesAt ?? new Date(Date.now() + 60_000),
-      );
-      this.deps.log?.info(
-        { portfolio: context.portfolio, held: held.length, freesAt },
-        'messaging limit reached: waiting for the 24-hour window',
-      );
-    }
-    return new Set(sent.map((m) => m.id));
+    if (this.deps.messagingLimit === false) return new Set(messages.map((m) => m.id));
+    return reserveBatch(this.deps.pool, context.portfolio, messages, this.deps.log);
   }
 
   private async sendContext(phoneId: number) {

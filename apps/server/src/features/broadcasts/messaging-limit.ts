@@ -139,3 +139,40 @@ export async function stopWaiting(pool: Pool, broadcastIds: number[]): Promise<v
     [broadcastIds],
   );
 }
+
+/**
+ * Reserves the portfolio's 24-hour limit for a batch about to be sent (decision 027) and answers the ids that
+ * may go now. The rest go back to the queue unsent and their broadcasts wait until the window frees.
+ */
+export async function reserveBatch(
+  pool: Pool,
+  portfolio: string,
+  messages: Array<{ id: number; broadcast_id: number; whatsapp_number: string; was_waiting?: boolean }>,
+  log?: { info: (details: object, message: string) => void },
+): Promise<Set<number>> {
+  if (messages.length === 0) return new Set();
+  const { allowed, freesAt } = await reserveReach(
+    pool,
+    portfolio,
+    messages.map((m) => m.whatsapp_number),
+  );
+  const held = messages.filter((m) => !allowed.has(m.whatsapp_number));
+  const sent = messages.filter((m) => allowed.has(m.whatsapp_number));
+  // Only a broadcast that was waiting needs clearing: spares a statement per batch otherwise.
+  const resumed = sent.filter((m) => m.was_waiting);
+  if (resumed.length > 0) await stopWaiting(pool, [...new Set(resumed.map((m) => m.broadcast_id))]);
+  if (held.length > 0) {
+    await waitForLimit(
+      pool,
+      held.map((m) => m.id),
+      [...new Set(held.map((m) => m.broadcast_id))],
+      // Only a limit of 0 leaves nothing to expire; look again in a minute then.
+      freesAt ?? new Date(Date.now() + 60_000),
+    );
+    log?.info(
+      { portfolio, held: held.length, freesAt },
+      'messaging limit reached: waiting for the 24-hour window',
+    );
+  }
+  return new Set(sent.map((m) => m.id));
+}
