@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DashboardResponse } from '@herald/contracts';
+import type { DashboardHeaderResponse, DashboardResponse } from '@herald/contracts';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { settleMessages } from '../broadcasts/message-settle';
+import { multipart } from '../contacts/contacts-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { forgetActiveContacts } from './active-contacts';
 
@@ -271,5 +272,41 @@ describe('day boundaries and the previous period', () => {
       '2026-01-11,1,0,0,0,0,0,0,,,,',
       '',
     ]);
+  });
+});
+
+describe('header and recent activity', () => {
+  it('counts contacts, lists a finished import with its figures, and clears the badge once seen', async () => {
+    const body = multipart([
+      { name: 'tag', value: 'spring' },
+      { name: 'file', filename: 'c.csv', content: 'name,number\nAna,+34600000001\nBo,+34600000002\n' },
+    ]);
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: '/recipient/import/',
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const header = await t.app.inject({ method: 'GET', url: '/dashboard/header', headers });
+    const h = header.json() as DashboardHeaderResponse;
+    expect(h.contacts).toBe(
+      (await t.db.pool.query('select total::int from contact_counts where waba_account_id = $1', [accountId]))
+        .rows[0].total,
+    );
+    expect(h.events[0]).toMatchObject({
+      kind: 'import_finished',
+      detail: '2 created, 0 updated · tag spring',
+      link: '/customers',
+      unread: true,
+    });
+    expect(h.unread).toBe(1);
+    const activity = (await dashboard('')).recent_activity;
+    expect(activity[0]).toMatchObject({ kind: 'import', link: '/customers' });
+    // Another business sees none of it.
+    const theirs = await t.app.inject({ method: 'GET', url: '/dashboard/header', headers: other.headers });
+    expect(theirs.json()).toMatchObject({ contacts: 0, events: [], unread: 0 });
+    const seen = await t.app.inject({ method: 'POST', url: '/dashboard/header/seen', headers, payload: {} });
+    expect(seen.json()).toEqual({ unread: 0 });
   });
 });
