@@ -4,6 +4,7 @@
 // bytes that crossed the network, and the time until the screen is interactive, with a cold cache (a fresh
 // browser context) and a warm one (the same route again in that context). Goals: sign-in ≤ 100 KB of gzip
 // JavaScript, every screen interactive ≤ 1 s cold. `BENCH_RUNS` (default 5) loads per route; medians are shown.
+// `BENCH_WEB_DIST=<folder>` measures that build instead of building one.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -185,14 +186,18 @@ function summary(loads: Load[]) {
   };
 }
 
-const distDir = await mkdtemp(path.join(os.tmpdir(), 'herald-web-bench-'));
+// BENCH_WEB_DIST measures a build made elsewhere (e.g. an older commit's, to compare) instead of building now.
+const givenDist = process.env.BENCH_WEB_DIST;
+const distDir = givenDist
+  ? path.resolve(givenDist)
+  : await mkdtemp(path.join(os.tmpdir(), 'herald-web-bench-'));
 const server = await openDatabaseServer();
 const database = `herald_bench_web_${process.pid}`;
 await adminQuery(server.adminUrl, `create database ${database}`);
 const url = withDatabase(server.adminUrl, database);
 try {
   const buildStarted = performance.now();
-  buildWeb(distDir);
+  if (!givenDist) buildWeb(distDir);
   const buildSeconds = (performance.now() - buildStarted) / 1000;
 
   await migrate(url);
@@ -254,7 +259,8 @@ try {
     JSON.stringify({
       benchmark: 'web',
       runs_per_route: RUNS,
-      build_seconds: Number(buildSeconds.toFixed(1)),
+      build_seconds: givenDist ? null : Number(buildSeconds.toFixed(1)),
+      dist: givenDist ?? 'built now',
       routes,
       goals: {
         sign_in_js_gzip_kb: Number((signInJs / 1024).toFixed(1)),
@@ -267,5 +273,5 @@ try {
 } finally {
   await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
   await server.stop();
-  await rm(distDir, { recursive: true, force: true });
+  if (!givenDist) await rm(distDir, { recursive: true, force: true });
 }
