@@ -763,6 +763,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
         error_code: 131026,
         error_title: expect.any(String),
         updated_at: expect.any(String),
+        reply: null,
       },
     ]);
     expect(failed.next).toBeNull();
