@@ -148,6 +148,8 @@ async function phoneShot(file: string) {
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
+  // From the top: scrolled, the sticky header would be drawn over the middle of a full-page capture.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS}/${file}`, fullPage: true });
   await page.setViewportSize({ width: 1440, height: 1000 });
   return overflow;
