@@ -1,33 +1,238 @@
-import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
-import { renderRoute, signedIn } from '../../../test/render-with-store';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import {
+  DASHBOARD_CARDS,
+  DASHBOARD_CARD_KEYS,
+  type DashboardCard,
+  type DashboardResponse,
+} from '@herald/contracts';
+import { renderRoute } from '../../../test/render-with-store';
+import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { withAccount } from '../../broadcasts/test/broadcast-fixtures';
+import { DashboardPage } from '../../../app/lazy-pages';
+import { addDays, defaultRange, todayIn } from '../date-range';
 
-describe('dashboard (spec §2)', () => {
-  it('shows the placeholder controls, eight metrics, four charts and three activity rows', async () => {
-    renderRoute('/dashboard', { preloadedState: signedIn });
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+const VALUES: Record<string, [number | null, number | null, number | null]> = {
+  total_messages: [10, 8, 25],
+  delivery_rate: [80, 100, -20],
+  read_rate: [62.5, null, null],
+  response_rate: [25, 50, -50],
+  avg_response_time: [272, 300, -9.3],
+  failed_messages: [1, 2, -50],
+  engagement_rate: [37.5, 25, 50],
+  active_contacts: [12, 0, null],
+};
+
+function cards(): DashboardCard[] {
+  return DASHBOARD_CARD_KEYS.map((key) => ({
+    key,
+    ...DASHBOARD_CARDS[key],
+    value: VALUES[key][0],
+    previous: VALUES[key][1],
+    change: VALUES[key][2],
+  }));
+}
+
+function figures(overrides: Partial<DashboardResponse> = {}): DashboardResponse {
+  const day = (date: string, sent: number, delivered: number, read: number, replied: number) => ({
+    date,
+    sent,
+    delivered,
+    read,
+    failed: sent - delivered,
+    replied,
+    engaged: replied + 1,
+    engagement_rate: delivered ? Math.round(((replied + 1) / delivered) * 1000) / 10 : null,
+    response_rate: delivered ? Math.round((replied / delivered) * 1000) / 10 : null,
+    avg_response_seconds: replied ? 272 : null,
+  });
+  return {
+    range: { from: '2026-10-26', to: '2026-11-24', tz: 'UTC', days: 30 },
+    previous_range: { from: '2026-09-26', to: '2026-10-25' },
+    empty: false,
+    cards: cards(),
+    days: [day('2026-11-23', 6, 5, 3, 1), day('2026-11-24', 4, 3, 2, 1)],
+    categories: [
+      { category: 'MARKETING', sent: 7 },
+      { category: 'UTILITY', sent: 3 },
+    ],
+    recent_activity: [
+      {
+        kind: 'broadcast',
+        title: 'Summer launch',
+        detail: 'Completed',
+        at: '2026-11-24T09:00:00.000Z',
+        link: '/broadcast/7',
+      },
+      {
+        kind: 'import',
+        title: 'Contacts imported',
+        detail: '12 created, 0 updated',
+        at: '2026-11-23T09:00:00.000Z',
+        link: '/customers',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+const header = { contacts: 12, events: [], unread: 0 };
+
+function stub(dashboard: () => Response) {
+  return stubFetch((request) => {
+    const path = pathOf(request);
+    if (path === '/dashboard/header') return json(header);
+    if (path === '/dashboard/') return dashboard();
+    return json({ detail: `unexpected ${path}` }, 404);
+  });
+}
+
+const dashboardRequests = (fetch: ReturnType<typeof stubFetch>) =>
+  fetch.requests().filter((request) => pathOf(request) === '/dashboard/');
+
+beforeAll(() => DashboardPage.preload());
+
+describe('Dashboard (issue 16)', () => {
+  it('asks for the last 30 days in the user’s time zone and shows the eight cards with changes and definitions', async () => {
+    const fetch = stub(() => json(figures()));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, { timeout: 5000 }),
+    ).toBeTruthy();
     expect(screen.getByText('Monitor your messaging performance and engagement metrics')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Date range' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Export Data' })).toBeTruthy();
+    const metrics = await screen.findByRole('list', { name: 'Metrics' });
 
-    const metrics = within(screen.getByRole('list', { name: 'Metrics' })).getAllByRole('listitem');
-    expect(metrics.map((metric) => metric.querySelector('p')?.textContent)).toEqual([
-      'Total Messages',
-      'Delivery Rate',
-      'Read Rate',
-      'Response Rate',
-      'Avg. Response Time',
-      'Failed Messages',
-      'Engagement Rate',
-      'Active Contacts',
-    ]);
-    for (const title of ['Message Overview', 'Message Types', 'Engagement Rate', 'Response Time']) {
-      expect(screen.getByRole('heading', { level: 2, name: title })).toBeTruthy();
-    }
-    const table = within(
-      screen.getByRole('heading', { name: 'Recent Activity' }).parentElement as HTMLElement,
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const params = new URL(dashboardRequests(fetch)[0].url).searchParams;
+    expect(params.get('tz')).toBe(tz);
+    expect(params.get('to')).toBe(todayIn(tz));
+    expect(params.get('from')).toBe(addDays(todayIn(tz), -29));
+    expect(dashboardRequests(fetch)[0].headers.get('X-WABA-ID')).toBe('111');
+
+    const items = within(metrics).getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual(
+      DASHBOARD_CARD_KEYS.map((key) => DASHBOARD_CARDS[key].title),
     );
-    expect(table.getAllByRole('row')).toHaveLength(4);
+    const card = (title: string) => within(metrics).getByRole('listitem', { name: title });
+    expect(card('Total Messages').textContent).toContain('10');
+    expect(within(card('Total Messages')).getByTestId('metric-change').textContent).toBe(
+      '▲ Up 25% vs last period',
+    );
+    expect(card('Delivery Rate').textContent).toContain('80%');
+    expect(within(card('Delivery Rate')).getByTestId('metric-change').textContent).toBe(
+      '▼ Down 20% vs last period',
+    );
+    // A fall in response time is good news: green, not red.
+    expect(within(card('Avg. Response Time')).getByTestId('metric-change').className).toContain('emerald');
+    expect(card('Avg. Response Time').textContent).toContain('4m 32s');
+    // No previous figure: no change at all rather than an invented one.
+    expect(within(card('Read Rate')).queryByTestId('metric-change')).toBeNull();
+    // The definition describes the card (screen readers) and is its tooltip (mouse).
+    const response = card('Response Rate');
+    expect(response.getAttribute('title')).toBe(DASHBOARD_CARDS.response_rate.definition);
+    expect(document.getElementById(response.getAttribute('aria-describedby')!)?.textContent).toBe(
+      DASHBOARD_CARDS.response_rate.definition,
+    );
+  });
+
+  it('draws the four charts from the same days and lists Recent Activity with links', async () => {
+    stub(() => json(figures()));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    const summary = async (name: string) =>
+      within(await screen.findByRole('figure', { name }, { timeout: 5000 })).getByTestId('chart-summary')
+        .textContent;
+    expect(await summary('Message Overview')).toBe('10 sent, 8 delivered, 5 read');
+    expect(await summary('Message Types')).toBe('Marketing 7, Utility 3');
+    expect(await summary('Engagement Rate')).toBe('4 of 8 delivered engaged');
+    expect(await summary('Response Time')).toBe('2 replies, 4m 32s on average');
+    // recharts drew something (an SVG surface) in each.
+    for (const name of ['Message Overview', 'Message Types', 'Engagement Rate', 'Response Time'])
+      expect(screen.getByRole('figure', { name }).querySelector('svg')).toBeTruthy();
+
+    const activity = within(screen.getByRole('region', { name: 'Recent Activity' }));
+    expect(activity.getByRole('link', { name: 'Summer launch' }).getAttribute('href')).toBe('/broadcast/7');
+    expect(activity.getByRole('link', { name: 'Contacts imported' }).getAttribute('href')).toBe('/customers');
+    expect(activity.getByText('12 created, 0 updated')).toBeTruthy();
+  });
+
+  it('shows the empty state of a new account, never a number', async () => {
+    stub(() =>
+      json(
+        figures({
+          empty: true,
+          cards: cards().map((c) => ({ ...c, value: 0, previous: 0, change: null })),
+          days: [],
+          categories: [],
+          recent_activity: [],
+        }),
+      ),
+    );
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    const empty = await screen.findByRole('region', { name: 'No figures yet' }, { timeout: 5000 });
+    expect(within(empty).getByRole('link', { name: 'send a broadcast' }).getAttribute('href')).toBe(
+      '/broadcast/new',
+    );
+    expect(screen.queryByRole('list', { name: 'Metrics' })).toBeNull();
+    expect(screen.queryByRole('figure')).toBeNull();
+  });
+
+  it('asks again for a chosen range, reloads on Refresh, and refuses an end before the start', async () => {
+    const fetch = stub(() => json(figures()));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    await screen.findByRole('list', { name: 'Metrics' }, { timeout: 5000 });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-10' } });
+    await waitFor(() => {
+      const last = new URL(dashboardRequests(fetch).at(-1)!.url).searchParams;
+      expect([last.get('from'), last.get('to')]).toEqual(['2026-11-01', '2026-11-10']);
+    });
+    const before = dashboardRequests(fetch).length;
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Refresh' })).toHaveProperty('disabled', false),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(dashboardRequests(fetch).length).toBe(before + 1));
+
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-10-01' } });
+    expect(screen.getByRole('alert').textContent).toBe('The end date must not be before the start date.');
+    expect(screen.getByRole('button', { name: 'Export Data' })).toHaveProperty('disabled', true);
+  });
+
+  it('downloads the CSV of the range with the session’s headers', async () => {
+    const fetch = stubFetch((request) => {
+      const path = pathOf(request);
+      if (path === '/dashboard/header') return json(header);
+      if (path === '/dashboard/export.csv')
+        return new Response('date,sent\n2026-11-24,4\n', {
+          headers: {
+            'content-type': 'text/csv',
+            'content-disposition': 'attachment; filename="herald-dashboard-a-to-b.csv"',
+          },
+        });
+      return json(figures());
+    });
+    const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:csv');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(`${this.download} ${this.getAttribute('href')}`);
+    });
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    await screen.findByRole('list', { name: 'Metrics' }, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Export Data' }));
+    await waitFor(() => expect(clicked).toEqual(['herald-dashboard-a-to-b.csv blob:csv']));
+    const request = fetch.requests().find((r) => pathOf(r) === '/dashboard/export.csv')!;
+    const range = defaultRange(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(new URL(request.url).searchParams.get('from')).toBe(range.from);
+    expect(request.headers.get('Authorization')).toBe('Bearer test-access-token');
+    expect(await (created.mock.calls[0][0] as Blob).text()).toBe('date,sent\n2026-11-24,4\n');
+  });
+
+  it('says when the figures cannot be loaded', async () => {
+    stub(() => json({ detail: 'Server error' }, 500));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain(
+      'The figures could not be loaded',
+    );
   });
 });

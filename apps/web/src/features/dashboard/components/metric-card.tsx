@@ -1,0 +1,47 @@
+import { useId } from 'react';
+import type { DashboardCard } from '@herald/contracts';
+import { formatCardValue, formatPercent } from '../format';
+
+/** Cards where a fall is good news: fewer failures, quicker answers. */
+const LOWER_IS_BETTER = new Set<DashboardCard['key']>(['failed_messages', 'avg_response_time']);
+
+/**
+ * One figure with its change against the previous period of the same length. The definition is on the card
+ * (title attribute for the mouse, aria-describedby for a screen reader, a visible line under the value), so
+ * nobody has to guess what a figure counts.
+ */
+export function MetricCard({ card }: { card: DashboardCard }) {
+  const id = useId();
+  const change = card.change;
+  const good = change !== null && change > 0 !== LOWER_IS_BETTER.has(card.key);
+  return (
+    <li
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-definition`}
+      title={card.definition}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-xs"
+    >
+      <p id={`${id}-title`} className="text-sm text-slate-500">
+        {card.title}
+      </p>
+      <p className="mt-2 text-2xl font-semibold tracking-tight text-slate-900 tabular-nums">
+        {formatCardValue(card.unit, card.value)}
+      </p>
+      {change !== null ? (
+        <p
+          data-testid="metric-change"
+          className={`mt-1 text-xs font-medium ${
+            change === 0 ? 'text-slate-500' : good ? 'text-emerald-600' : 'text-red-600'
+          }`}
+        >
+          <span aria-hidden="true">{change > 0 ? '▲ ' : change < 0 ? '▼ ' : ''}</span>
+          <span className="sr-only">{change > 0 ? 'Up ' : change < 0 ? 'Down ' : 'Unchanged '}</span>
+          {formatPercent(Math.abs(change))} vs last period
+        </p>
+      ) : null}
+      <p id={`${id}-definition`} className="mt-2 text-xs leading-snug text-slate-400">
+        {card.definition}
+      </p>
+    </li>
+  );
+}
