@@ -134,7 +134,11 @@ export const DashboardCardSchema = z
     title: z.string(),
     unit: z.enum(['count', 'percent', 'seconds']),
     definition: z.string(),
-    /** Percent cards: 0–100, one decimal; seconds: whole seconds. Null when it cannot be computed (no delivery). */
+    /**
+     * Percent cards: 0–100, one decimal; seconds: whole seconds. Null when it cannot be computed (no delivery), and
+     * for Active Contacts of a past range on a large account while Herald is still counting it: a refresh a few
+     * seconds later shows it (decision 032).
+     */
     value: z.number().nullable(),
     previous: z.number().nullable(),
     /** percentChange(value, previous): relative change in percent; null when there is nothing to compare. */
