@@ -9,6 +9,7 @@ import { LogoutIcon, MenuIcon } from '../../components/icons';
 import { useAppDispatch } from '../hooks';
 import { PersistorContext } from '../persistor-context';
 import { AccountSelector } from './account-selector';
+import { useHeaderRefreshOnNavigation } from './header-figures';
 import { NAV_DRAWER_ID } from './nav-items';
 import { NotificationBell } from './notification-bell';
 
@@ -26,6 +27,7 @@ export function AppHeader({ title, navOpen, menuButtonRef, onOpenNav }: AppHeade
   const navigate = useNavigate();
   const [logoutOnServer, { isLoading }] = useLogoutMutation();
   const persistor = useContext(PersistorContext);
+  useHeaderRefreshOnNavigation();
 
   // Spec §4/§8: the session ends only when the server answers 200; a failure is only logged.
   async function handleLogout() {

@@ -12,21 +12,18 @@ export type NavItem = {
   label: string;
   to: string;
   icon: ComponentType<SVGProps<SVGSVGElement>>;
-  /** Spec §2: the badges are fixed numbers. */
-  badge?: number;
+  /** Issue 16: the badge's figure from GET /dashboard/header (the account's contact count); none otherwise. */
+  badge?: 'contacts';
 };
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', to: '/dashboard', icon: DashboardIcon },
-  { label: 'Customers', to: '/customers', icon: UsersIcon, badge: 3 },
+  { label: 'Customers', to: '/customers', icon: UsersIcon, badge: 'contacts' },
   { label: 'Template', to: '/template', icon: TemplateIcon },
   { label: 'Broad Cast', to: '/broadcast', icon: MegaphoneIcon },
   { label: 'WhatsApp Number', to: '/number', icon: PhoneIcon },
-  { label: 'Settings', to: '/settings', icon: SettingsIcon, badge: 16 },
+  { label: 'Settings', to: '/settings', icon: SettingsIcon },
 ];
-
-/** Spec §2: the bell's fixed badge. */
-export const NOTIFICATION_COUNT = 3;
 
 /** The id of the navigation drawer, which the header's menu button controls (aria-controls). */
 export const NAV_DRAWER_ID = 'main-navigation-drawer';

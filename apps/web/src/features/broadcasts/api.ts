@@ -55,11 +55,18 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
     /** GET /broadcast/{id}/recipients/: one broadcast's delivery report, a page at a time. */
     getBroadcastReport: build.query<
       BroadcastReport,
-      { id: number; page: number; outcome: RecipientOutcome | null; wabaId: string | null }
+      {
+        id: number;
+        page: number;
+        outcome: RecipientOutcome | null;
+        /** Issue 16: only the recipients who replied (the Replied filter); absent or false: everyone. */
+        replied?: boolean;
+        wabaId: string | null;
+      }
     >({
-      query: ({ id, page, outcome }) => ({
+      query: ({ id, page, outcome, replied }) => ({
         url: `/broadcast/${id}/recipients/`,
-        params: { page, ...(outcome ? { outcome } : {}) },
+        params: { page, ...(outcome ? { outcome } : {}), ...(replied ? { replied: 'true' } : {}) },
       }),
       providesTags: ['Broadcasts'],
     }),

@@ -1,4 +1,8 @@
-import type { DashboardHeaderResponse, DashboardResponse } from '@herald/contracts';
+import {
+  DashboardHeaderResponseSchema,
+  type DashboardHeaderResponse,
+  type DashboardResponse,
+} from '@herald/contracts';
 import { api } from '../../lib/api';
 
 /** The range the page asks for: local days (both included) in the user's time zone. */
@@ -41,8 +45,14 @@ export const dashboardApi = api.enhanceEndpoints({ addTagTypes: ['Dashboard', 'H
       }),
     }),
     /** GET /dashboard/header: the Customers badge and the bell's events with their unread count. */
-    getDashboardHeader: build.query<DashboardHeaderResponse, string>({
+    // Checked against the contract: the header is on every screen, so an answer it cannot read (an older
+    // server, a proxy's page) shows no badge rather than breaking every page. Null then.
+    getDashboardHeader: build.query<DashboardHeaderResponse | null, string>({
       query: () => '/dashboard/header',
+      transformResponse: (answer: unknown) => {
+        const parsed = DashboardHeaderResponseSchema.safeParse(answer);
+        return parsed.success ? parsed.data : null;
+      },
       providesTags: ['Header'],
     }),
     /** POST /dashboard/header/seen: the bell was opened, everything shown is seen. */

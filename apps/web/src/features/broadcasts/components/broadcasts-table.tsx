@@ -27,6 +27,7 @@ const COLUMNS = [
   'Sent %',
   'Delivered %',
   'Read %',
+  'Replied %',
   'Failed %',
   'Status',
   'Actions',
@@ -123,6 +124,8 @@ function BroadcastTableRow({
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.sent_percentage)}</td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
+      {/* Issue 16: recipients who replied (a message, a press or a reaction), of all the recipients. */}
+      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.replied_percentage)}</td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">
         {formatPercent(row.failed_percentage)}
         {undelivered.map((line) => (

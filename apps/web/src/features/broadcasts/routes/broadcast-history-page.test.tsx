@@ -45,7 +45,12 @@ describe('Broadcast history (spec §2)', () => {
     stubFetch(() =>
       json(
         listPage([
-          row(1, { name: 'Summer launch', template_name: 'summer_sale', total_recipients: 1500 }),
+          row(1, {
+            name: 'Summer launch',
+            template_name: 'summer_sale',
+            total_recipients: 1500,
+            replied_percentage: 7.5,
+          }),
           row(2, {
             name: 'Flash sale',
             status: 'sending',
@@ -67,6 +72,7 @@ describe('Broadcast history (spec §2)', () => {
       'Sent %',
       'Delivered %',
       'Read %',
+      'Replied %',
       'Failed %',
       'Status',
       'Actions',
@@ -82,6 +88,7 @@ describe('Broadcast history (spec §2)', () => {
       '95%',
       '80%',
       '50%',
+      '7.5%',
       '5%',
       'Completed',
       '',
@@ -90,6 +97,7 @@ describe('Broadcast history (spec §2)', () => {
       '40.5%',
       '30%',
       '12.3%',
+      '0%',
       '2%',
       'Sending',
       'PauseCancel',
@@ -149,18 +157,18 @@ describe('Broadcast history (spec §2)', () => {
     await screen.findByText('Big sale');
     const big = cellTexts('Big sale');
     expect(big[1]).toBe('summer_salefrom +1 555-0142');
-    expect(big[7]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp');
-    expect(big[8]).toBe('SendingWaiting for messaging limit — resumes about 14:05');
+    expect(big[8]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp');
+    expect(big[9]).toBe('SendingWaiting for messaging limit — resumes about 14:05');
     // Limited and not on WhatsApp are done with: the progress counts them (40 + 1 + 2.5 + 0.5).
     expect(
       screen
         .getByRole('progressbar', { name: 'Sending progress of Big sale' })
         .getAttribute('aria-valuetext'),
     ).toBe('44%');
-    expect(cellTexts('Paused one')[8]).toBe(
+    expect(cellTexts('Paused one')[9]).toBe(
       'PausedWhatsApp paused the template summer_sale for low quality.',
     );
-    expect(cellTexts('Resumed one')[8]).toBe('Sending');
+    expect(cellTexts('Resumed one')[9]).toBe('Sending');
     expect(screen.queryByText('Old reason')).toBeNull();
 
     // Still the spec's eight cards; Failed says what else did not arrive.
@@ -259,7 +267,9 @@ describe('Broadcast history (spec §2)', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       let reads = 0;
-      const fetchMock = stubFetch(() => {
+      const fetchMock = stubFetch((request) => {
+        // The header's figures (issue 16) are not a read of the list.
+        if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
         reads += 1;
         const status = reads === 1 ? 'scheduled' : reads < 4 ? 'sending' : 'completed';
         const sent = Math.min(100, reads * 30);
@@ -317,7 +327,9 @@ describe('Broadcast history (spec §2)', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       let reads = 0;
-      const fetchMock = stubFetch(() => {
+      const fetchMock = stubFetch((request) => {
+        // The header's figures (issue 16) are not a read of the list.
+        if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
         reads += 1;
         const delivered = reads < 3 ? 50 : 98;
         return json(

@@ -93,11 +93,13 @@ describe('Delivery report (/broadcast/:id)', () => {
       new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
         new Date('2026-01-15T09:05:00.000Z'),
       ),
+      '—',
     ]);
     expect(cells('Contact 2')[2]).toBe('Read');
     const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
     expect(filters.getAllByRole('button').map((button) => button.textContent)).toEqual([
       'All · 40',
+      'Replied · 0',
       'Pending · 0',
       'Held by WhatsApp · 0',
       'Sent · 0',
@@ -225,6 +227,61 @@ describe('Delivery report (/broadcast/:id)', () => {
       .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
       .map((r) => new URL(r.url).searchParams.get('outcome'));
     expect(asked).toEqual([null, 'limited']);
+  });
+
+  it('shows each reply with its text or kind and time, the Replied filter with its count, and the reply rate', async () => {
+    const fetchMock = stubFetch((request) => {
+      const params = new URL(request.url).searchParams;
+      const typed = recipient(1, {
+        reply: { text: 'Is it still on?', kind: 'text', at: '2026-01-15T10:00:00.000Z' },
+      });
+      const pressed = recipient(2, {
+        outcome: 'read',
+        reply: { text: 'Yes please', kind: 'button', at: '2026-01-15T10:05:00.000Z' },
+      });
+      const photo = recipient(3, { reply: { text: null, kind: 'image', at: '2026-01-15T11:00:00.000Z' } });
+      const counts = { replied: 3, reply_rate: 7.9 };
+      return params.get('replied') === 'true'
+        ? json(report([typed, pressed, photo], { ...counts, count: 3, next: null }))
+        : json(report([typed, pressed, photo, recipient(4)], counts));
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    expect(await screen.findByText('Contact 4', {}, { timeout: 5000 })).toBeTruthy();
+    const at = (iso: string) =>
+      new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+    expect(cells('Contact 1').at(-1)).toBe(`“Is it still on?”${at('2026-01-15T10:00:00.000Z')}`);
+    expect(cells('Contact 2').at(-1)).toBe(`Button press: “Yes please”${at('2026-01-15T10:05:00.000Z')}`);
+    expect(cells('Contact 3').at(-1)).toBe(`Image${at('2026-01-15T11:00:00.000Z')}`);
+    expect(cells('Contact 4').at(-1)).toBe('—');
+    // 3 of the 38 delivered or read recipients replied.
+    expect(screen.getByText(/^Reply rate:/).textContent).toBe('Reply rate: 7.9% (3 of 38 delivered replied)');
+
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    const repliedFilter = filters.getByRole('button', { name: 'Replied · 3' });
+    fireEvent.click(repliedFilter);
+    // The counts are back once the filtered page is in.
+    expect((await filters.findByRole('button', { name: 'All · 40' })).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
+    expect(screen.queryByText('Contact 4')).toBeNull();
+    expect(repliedFilter.getAttribute('aria-pressed')).toBe('true');
+    // It combines with an outcome, and All clears both.
+    fireEvent.click(filters.getByRole('button', { name: 'Read · 10' }));
+    fireEvent.click(await filters.findByRole('button', { name: 'All · 40' }));
+    await screen.findByText('Contact 4');
+    expect(repliedFilter.getAttribute('aria-pressed')).toBe('false');
+    const asked = fetchMock
+      .requests()
+      .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
+      .map((r) => {
+        const params = new URL(r.url).searchParams;
+        return [params.get('outcome'), params.get('replied')];
+      });
+    expect(asked).toEqual([
+      [null, null],
+      [null, 'true'],
+      ['read', 'true'],
+    ]);
   });
 
   it('shows the server’s error for a broadcast it cannot find', async () => {

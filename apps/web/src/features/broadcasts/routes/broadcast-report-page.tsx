@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import {
   BROADCAST_REPORT_PAGE_SIZE,
   RECIPIENT_OUTCOME_NAMES,
+  REPLY_DEFINITIONS,
   type BroadcastRecipient,
   type RecipientOutcome,
 } from '@herald/contracts';
@@ -13,7 +14,8 @@ import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
 import { FailureReasons } from '../components/failure-reasons';
-import { formatCount, formatDateTime, formatStatus } from '../format';
+import { ReplyCell } from '../components/reply-cell';
+import { formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
 import { OUTCOME_LABELS } from '../outcome-labels';
 
 /** While messages are still on their way the report is re-read this often, so outcomes fill in. */
@@ -32,9 +34,14 @@ const OUTCOME_TONES: Record<RecipientOutcome, string> = {
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
 };
 
-const HEADERS: readonly DataTableHeader[] = ['Name', 'Number', 'Outcome', 'Details', 'Last Update'].map(
-  (label) => ({ key: label, label }),
-);
+const HEADERS: readonly DataTableHeader[] = [
+  'Name',
+  'Number',
+  'Outcome',
+  'Details',
+  'Last Update',
+  'Replied',
+].map((label) => ({ key: label, label }));
 
 function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
   return (
@@ -65,6 +72,9 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
       <td className="px-3 py-3 whitespace-nowrap text-slate-600">
         {recipient.updated_at ? formatDateTime(recipient.updated_at) : '—'}
       </td>
+      <td className="min-w-[10rem] px-3 py-3">
+        <ReplyCell reply={recipient.reply} />
+      </td>
     </tr>
   );
 }
@@ -78,8 +88,9 @@ export function BroadcastReportPage() {
   const id = Number(useParams().id);
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
   const [outcome, setOutcome] = useState<RecipientOutcome | null>(null);
+  const [replied, setReplied] = useState(false);
   const [page, setPage] = useState(1);
-  const args = { id, page, outcome, wabaId };
+  const args = { id, page, outcome, replied, wabaId };
   // The cached report decides whether to poll: while some of its messages are still on their way, or held by
   // WhatsApp until a later status settles them.
   const cached = broadcastsApi.endpoints.getBroadcastReport.useQueryState(args);
@@ -96,16 +107,19 @@ export function BroadcastReportPage() {
   const pages = currentData ? Math.max(1, Math.ceil(currentData.count / BROADCAST_REPORT_PAGE_SIZE)) : 1;
   const choose = (next: RecipientOutcome | null) => {
     setOutcome(next);
+    // 'All' is everyone: it clears the Replied filter too; an outcome combines with it.
+    if (next === null) setReplied(false);
     setPage(1);
   };
+  const delivered = currentData ? currentData.outcomes.delivered + currentData.outcomes.read : 0;
   const filterButton = (value: RecipientOutcome | null, label: string, count: number | null) => (
     <button
       key={value ?? 'all'}
       type="button"
-      aria-pressed={outcome === value}
+      aria-pressed={outcome === value && (value !== null || !replied)}
       onClick={() => choose(value)}
       className={`rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset transition ${
-        outcome === value
+        outcome === value && (value !== null || !replied)
           ? 'bg-emerald-600 text-white ring-emerald-600'
           : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
       }`}
@@ -130,9 +144,34 @@ export function BroadcastReportPage() {
           </Link>
         }
       />
+      {currentData ? (
+        <p className="mb-4 text-sm text-slate-700" title={REPLY_DEFINITIONS.reply_rate}>
+          Reply rate: <strong className="font-semibold">{formatPercent(currentData.reply_rate)}</strong>
+          <span className="text-slate-500">
+            {' '}
+            ({formatCount(currentData.replied)} of {formatCount(delivered)} delivered replied)
+          </span>
+        </p>
+      ) : null}
       {currentData ? <FailureReasons reasons={currentData.failure_reasons} /> : null}
       <div role="group" aria-label="Filter by outcome" className="mb-4 flex flex-wrap gap-2">
         {filterButton(null, 'All', total)}
+        <button
+          type="button"
+          aria-pressed={replied}
+          title={REPLY_DEFINITIONS.replied}
+          onClick={() => {
+            setReplied(!replied);
+            setPage(1);
+          }}
+          className={`rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset transition ${
+            replied
+              ? 'bg-emerald-600 text-white ring-emerald-600'
+              : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
+          }`}
+        >
+          Replied{currentData ? ` · ${formatCount(currentData.replied)}` : ''}
+        </button>
         {RECIPIENT_OUTCOME_NAMES.map((name) =>
           filterButton(name, OUTCOME_LABELS[name], currentData?.outcomes[name] ?? null),
         )}
@@ -142,7 +181,13 @@ export function BroadcastReportPage() {
         rows={currentData?.results}
         error={error ? errorText(error) : null}
         emptyText={
-          outcome ? `No recipients with the outcome ${OUTCOME_LABELS[outcome]}.` : 'No data available'
+          replied
+            ? outcome
+              ? `No recipients with the outcome ${OUTCOME_LABELS[outcome]} replied.`
+              : 'No recipient has replied yet.'
+            : outcome
+              ? `No recipients with the outcome ${OUTCOME_LABELS[outcome]}.`
+              : 'No data available'
         }
         renderRow={(recipient) => <RecipientRow key={recipient.id} recipient={recipient} />}
       />

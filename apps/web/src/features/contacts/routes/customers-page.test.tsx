@@ -53,6 +53,9 @@ function contactsServer(
   return stubFetch((request) => {
     const url = new URL(request.url);
     if (pathOf(request) === '/recipient/tags/') return json([{ id: 7, name: 'VIP', count: 12 }]);
+    // The header's Customers badge (issue 16): a read, not one of this test's writes.
+    if (pathOf(request) === '/dashboard/header')
+      return json({ contacts: contacts.length, events: [], unread: 0 });
     if (pathOf(request) === '/recipient/create/' && request.method === 'GET') {
       const page = Number(url.searchParams.get('page'));
       const size = Number(url.searchParams.get('page_size'));

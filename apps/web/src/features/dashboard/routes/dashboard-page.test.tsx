@@ -4,6 +4,7 @@ import {
   DASHBOARD_CARDS,
   DASHBOARD_CARD_KEYS,
   type DashboardCard,
+  type DashboardCardKey,
   type DashboardResponse,
 } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
@@ -12,7 +13,7 @@ import { withAccount } from '../../broadcasts/test/broadcast-fixtures';
 import { DashboardPage } from '../../../app/lazy-pages';
 import { addDays, defaultRange, todayIn } from '../date-range';
 
-const VALUES: Record<string, [number | null, number | null, number | null]> = {
+const VALUES: Record<DashboardCardKey, [number | null, number | null, number | null]> = {
   total_messages: [10, 8, 25],
   delivery_rate: [80, 100, -20],
   read_rate: [62.5, null, null],
@@ -103,11 +104,11 @@ describe('Dashboard (issue 16)', () => {
     const metrics = await screen.findByRole('list', { name: 'Metrics' });
 
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const params = new URL(dashboardRequests(fetch)[0].url).searchParams;
+    const params = new URL(dashboardRequests(fetch)[0]!.url).searchParams;
     expect(params.get('tz')).toBe(tz);
     expect(params.get('to')).toBe(todayIn(tz));
     expect(params.get('from')).toBe(addDays(todayIn(tz), -29));
-    expect(dashboardRequests(fetch)[0].headers.get('X-WABA-ID')).toBe('111');
+    expect(dashboardRequests(fetch)[0]!.headers.get('X-WABA-ID')).toBe('111');
 
     const items = within(metrics).getAllByRole('listitem');
     expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual(
@@ -225,7 +226,7 @@ describe('Dashboard (issue 16)', () => {
     const range = defaultRange(Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(new URL(request.url).searchParams.get('from')).toBe(range.from);
     expect(request.headers.get('Authorization')).toBe('Bearer test-access-token');
-    expect(await (created.mock.calls[0][0] as Blob).text()).toBe('date,sent\n2026-11-24,4\n');
+    expect(await (created.mock.calls[0]![0] as Blob).text()).toBe('date,sent\n2026-11-24,4\n');
   });
 
   it('says when the figures cannot be loaded', async () => {

@@ -58,7 +58,8 @@ describe('WhatsApp numbers (spec §2)', () => {
       '2025-06-01T10:00:00+0000',
       '1906385232743451',
     ]);
-    const [request] = fetch.requests();
+    // The header's figures (issue 16) are read too: this is the page's own call.
+    const request = fetch.requests().find((r) => pathOf(r) !== '/dashboard/header');
     expect(request && pathOf(request)).toBe('/meta/phone/whatsapp/');
     expect(request?.headers.get('X-WABA-ID')).toBe('111');
     expect(request?.headers.get('Authorization')).toBe('Bearer test-access-token');
@@ -89,6 +90,11 @@ describe('WhatsApp numbers (spec §2)', () => {
     store.dispatch({ type: 'waba/selectWabaAccount', payload: other });
     expect(await screen.findByText('Other')).toBeTruthy();
     expect(screen.queryByText("Jasper's Market")).toBeNull();
-    expect(fetch.requests().map((r) => r.headers.get('X-WABA-ID'))).toEqual(['111', '222']);
+    expect(
+      fetch
+        .requests()
+        .filter((r) => pathOf(r) === '/meta/phone/whatsapp/')
+        .map((r) => r.headers.get('X-WABA-ID')),
+    ).toEqual(['111', '222']);
   });
 });
