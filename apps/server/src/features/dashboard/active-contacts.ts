@@ -34,25 +34,29 @@ export async function activeContacts(
   const key = `${accountId}|${start.toISOString()}|${end.toISOString()}`;
   const kept = closed.get(key);
   if (kept && Date.now() - kept.at < CLOSED_TTL_MS) return kept.value;
-  let counting = inFlight.get(key);
-  if (!counting) {
-    counting = pool
-      .query<{ n: number }>(
-        `select count(distinct whatsapp_number)::int as n from dashboard_active
+  // A count another request started is not waited for: requests during a long count stay fast.
+  if (inFlight.has(key)) return null;
+  const counting = pool
+    .query<{ n: number }>(
+      `select count(distinct whatsapp_number)::int as n from dashboard_active
           where waba_account_id = $1 and hour >= $2 and hour < $3`,
-        [accountId, start, end],
-      )
-      .then(({ rows }) => {
-        const value = rows[0]!.n;
-        if (closed.size >= CLOSED_ENTRIES) closed.delete(closed.keys().next().value!);
-        closed.set(key, { value, at: Date.now() });
-        return value;
-      })
-      .finally(() => inFlight.delete(key));
-    // Nobody may be waiting when it fails (the request answered without it): a failure only means no count.
-    counting.catch(() => undefined);
-    inFlight.set(key, counting);
-  }
+      [accountId, start, end],
+    )
+    .then(({ rows }) => {
+      const value = rows[0]!.n;
+      if (closed.size >= CLOSED_ENTRIES) closed.delete(closed.keys().next().value!);
+      closed.set(key, { value, at: Date.now() });
+      return value;
+    })
+    .finally(() => inFlight.delete(key));
+  // Nobody may be waiting when it fails (the request answered without it): a failure only means no count.
+  counting.catch(() => undefined);
+  inFlight.set(key, counting);
+  return waitBriefly(counting);
+}
+
+/** The count if it comes within PAST_RANGE_WAIT_MS, else null (it goes on for the next request). */
+async function waitBriefly(counting: Promise<number>): Promise<number | null> {
   // Millions of activity rows take seconds to count: the request does not wait for them (decision 032).
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => {
