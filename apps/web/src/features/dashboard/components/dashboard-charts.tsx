@@ -160,10 +160,7 @@ export function EngagementRateChart({ days }: { days: Days }) {
 }
 
 export function ResponseTimeChart({ days }: { days: Days }) {
-  const data = days.map((day) => ({
-    label: formatDay(day.date),
-    minutes: day.avg_response_seconds === null ? null : Math.round(day.avg_response_seconds / 6) / 10,
-  }));
+  const data = days.map((day) => ({ label: formatDay(day.date), seconds: day.avg_response_seconds }));
   const answered = days.filter((day) => day.avg_response_seconds !== null);
   const replies = sum(days, 'replied');
   // The period's average weighs each day by its replies, as the card does.
@@ -181,18 +178,26 @@ export function ResponseTimeChart({ days }: { days: Days }) {
           : `${formatCount(replies)} ${replies === 1 ? 'reply' : 'replies'}, ${formatDuration(average)} on average`
       }
     >
-      <AreaChart data={data} margin={{ top: 5, right: 10, left: -20, bottom: 0 }}>
+      <AreaChart data={data} margin={{ top: 5, right: 10, left: 0, bottom: 0 }}>
         <CartesianGrid stroke="#e2e8f0" vertical={false} />
         <XAxis dataKey="label" {...axisProps} minTickGap={16} />
-        <YAxis unit="m" {...axisProps} />
-        <Tooltip formatter={(value) => formatDuration(Number(value) * 60)} />
+        {/* Seconds on the axis, written as durations ('45s', '4m 32s'): no fractions of minutes. */}
+        <YAxis
+          allowDecimals={false}
+          width={56}
+          tickFormatter={(value: number) => formatDuration(value)}
+          {...axisProps}
+        />
+        <Tooltip formatter={(value) => formatDuration(Number(value))} />
         <Area
           type="monotone"
-          dataKey="minutes"
+          dataKey="seconds"
           name="Avg. response time"
           stroke={COLOURS[0]}
           fill="#a7f3d0"
           connectNulls
+          // A day on its own has no neighbour to draw an area to: its dot shows it.
+          dot={{ r: 3, fill: COLOURS[0] }}
         />
       </AreaChart>
     </ChartCard>
