@@ -143,7 +143,12 @@ export function MessageTypesChart({ categories }: { categories: DashboardRespons
           isAnimationActive={false}
         >
           {data.map((row, index) => (
-            <Cell key={row.name} fill={COLOURS[index % COLOURS.length]} />
+            <Cell
+              key={row.name}
+              fill={COLOURS[index % COLOURS.length]}
+              // One category is a full ring: a white edge would draw a seam across it.
+              stroke={data.length > 1 ? '#fff' : COLOURS[index % COLOURS.length]}
+            />
           ))}
         </Pie>
         <Tooltip />
