@@ -197,12 +197,17 @@ export class BroadcastEngine {
     if (!(await this.acquireLease(phoneId))) return;
     const context = await this.sendContext(phoneId);
     const bucket = new TokenBucket(context.mps);
+    // The previous batch's results are written while the next batch is claimed and sent, so the number does
+    // not idle for a settle (a gap past the bucket's 100 ms burst is send time lost for good). One settle at a
+    // time, in batch order; its failure stops the sender as before.
+    let settling: Promise<void> = Promise.resolve();
     try {
       while (!this.stopped) {
         if (!(await this.acquireLease(phoneId))) return;
         const gate = await this.gate.batch();
         const batch = await this.claim(phoneId);
         if (batch.length === 0) {
+          await settling; // its retries are queued rows to wait for
           const wait = await this.nextRetryInMs(phoneId);
           if (wait === null) return;
           await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
@@ -260,14 +265,23 @@ export class BroadcastEngine {
               return gate.saw(toResult(message, outcome));
             }),
         );
-        await settleMessages(this.deps.pool, [...unsent, ...results]);
-        await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
+        await settling;
+        settling = this.settleBatch(batch, [...unsent, ...results]);
+        // A failed settle must not go unobserved while the next batch sends; it is awaited (and thrown) next.
+        settling.catch(() => undefined);
       }
+      await settling;
     } finally {
+      await settling.catch(() => undefined);
       await this.deps.pool
         .query('delete from sender_leases where phone_number_id = $1 and holder = $2', [phoneId, this.holder])
         .catch(() => undefined);
     }
+  }
+
+  private async settleBatch(batch: Claimed[], results: Result[]): Promise<void> {
+    await settleMessages(this.deps.pool, results);
+    await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
   }
 
   /** The ids of the batch that may be sent now under the portfolio's 24-hour limit (messaging-limit.ts). */
