@@ -1,3 +1,4 @@
+import './zod-browser-config';
 export * from './auth';
 export * from './contacts';
 export * from './errors';

@@ -13,21 +13,34 @@ const pages: LazyPage[] = [];
  * <Suspense> (root route or app layout) shows the loading state meanwhile. A failed download reaches the route's
  * error element and is tried again on the next visit.
  */
+type Download = Promise<void> & { status?: 'fulfilled' | 'rejected'; value?: void; reason?: unknown };
+
 function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyPage {
   let loaded: ComponentType | undefined;
-  let pending: Promise<void> | undefined;
-  const preload = () =>
-    (pending ??= load().then(
-      (module) => {
-        loaded = module[name] as ComponentType;
-      },
-      (error: unknown) => {
-        pending = undefined;
-        throw error;
-      },
-    ));
+  // The download, marked settled the way React reads a thenable, so `use()` answers at once once it is here.
+  let pending: Download | undefined;
+  const preload = () => {
+    if (!pending) {
+      const download: Download = load().then(
+        (module) => {
+          loaded = module[name] as ComponentType;
+          download.status = 'fulfilled';
+          download.value = undefined;
+        },
+        (error: unknown) => {
+          pending = undefined;
+          download.status = 'rejected';
+          download.reason = error;
+          throw error;
+        },
+      );
+      pending = download;
+    }
+    return pending;
+  };
   function Page() {
-    if (!loaded) use(preload());
+    // Called on every render (React requires it once a render suspended on it): a settled download returns at once.
+    use(preload() as Promise<void>);
     return loaded ? createElement(loaded) : null;
   }
   Page.displayName = `Lazy(${String(name)})`;
