@@ -11,3 +11,4 @@ export * from './broadcasts';
 export * from './safe-text';
 export * from './failure-reasons';
 export * from './dashboard';
+export * from './settings';

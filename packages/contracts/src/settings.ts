@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { TemplateLanguageCode } from './templates';
+
+/**
+ * Settings saved per business account (issue 17, spec §2 Settings). Every option the spec lists, with the
+ * effect each has: the default language prefills new templates, approval keeps new templates as drafts, the
+ * retention removes old per-recipient rows, the e-mail notice goes out when a broadcast completes, the dark
+ * theme switches every screen, beta features are stored and shown. Account Settings (e-mail, password)
+ * belong to the user, not the account: they have their own endpoint.
+ */
+
+/** The spec's select (English, Spanish, French) and the template language each stands for. */
+export const SETTINGS_LANGUAGES = [
+  { label: 'English', code: 'en_US' },
+  { label: 'Spanish', code: 'es' },
+  { label: 'French', code: 'fr' },
+] as const satisfies ReadonlyArray<{ label: string; code: TemplateLanguageCode }>;
+export type SettingsLanguageCode = (typeof SETTINGS_LANGUAGES)[number]['code'];
+
+/** The spec's retention select, in years. */
+export const RETENTION_YEARS = [1, 3, 5] as const;
+export type RetentionYears = (typeof RETENTION_YEARS)[number];
+
+export const accountSettingsSchema = z.object({
+  default_language: z.enum(['en_US', 'es', 'fr']),
+  require_template_approval: z.boolean(),
+  notify_by_email: z.boolean(),
+  retention_years: z.union([z.literal(1), z.literal(3), z.literal(5)]),
+  dark_theme: z.boolean(),
+  beta_features: z.boolean(),
+});
+export type AccountSettings = z.infer<typeof accountSettingsSchema>;
+
+/** What a new account starts with (and what the migration's column defaults say). */
+export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
+  default_language: 'en_US',
+  require_template_approval: false,
+  notify_by_email: false,
+  retention_years: 5,
+  dark_theme: false,
+  beta_features: false,
+};
+
+/** PUT body: any subset; the answer is the whole stored settings. */
+export const accountSettingsUpdateSchema = accountSettingsSchema.partial();
+export type AccountSettingsUpdate = z.infer<typeof accountSettingsUpdateSchema>;
