@@ -123,6 +123,13 @@ export const EnvSchema = z.object({
     .default('herald-sandbox-verify-token'),
   /** Behind a reverse proxy, trust X-Forwarded-For so rate limits see the client's address. */
   TRUST_PROXY: z.stringbool({ message: 'must be true or false' }).default(false),
+  /** Sends the broadcast-completed e-mail (Customer Settings): smtp:// or smtps:// URL; unset, no e-mail is sent. */
+  SMTP_URL: z
+    .string()
+    .refine((value) => /^smtps?:\/\/[^/]/.test(value), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From address of Herald's e-mails. */
+  SMTP_FROM: z.string().min(3).default('Herald <herald@localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
 });

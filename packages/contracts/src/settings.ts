@@ -44,3 +44,10 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
 /** PUT body: any subset; the answer is the whole stored settings. */
 export const accountSettingsUpdateSchema = accountSettingsSchema.partial();
 export type AccountSettingsUpdate = z.infer<typeof accountSettingsUpdateSchema>;
+
+/** GET /settings/ answer: the stored settings and whether Herald can send e-mail at all (SMTP_URL set). */
+export const accountSettingsResponseSchema = z.object({
+  settings: accountSettingsSchema,
+  mail_server_configured: z.boolean(),
+});
+export type AccountSettingsResponse = z.infer<typeof accountSettingsResponseSchema>;
