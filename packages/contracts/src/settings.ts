@@ -47,6 +47,8 @@ export type AccountSettingsUpdate = z.infer<typeof accountSettingsUpdateSchema>;
 
 /** GET /settings/ answer: the stored settings and whether Herald can send e-mail at all (SMTP_URL set). */
 export const accountSettingsResponseSchema = z.object({
+  /** The account these settings belong to: a client applies them (the theme) only to that account. */
+  waba_id: z.string(),
   settings: accountSettingsSchema,
   mail_server_configured: z.boolean(),
 });
