@@ -6,41 +6,33 @@ import { FIRST_ROWS, SLICE_ROWS, startNextDueBroadcast, writeAudienceSlices } fr
 import { refreshBroadcastCounts } from './broadcast-counts';
 import type { MessageSender } from './message-sender';
 import { toResult } from './send-result';
+
+export type { Claimed } from './sender-batch';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { LOCKED, settleMessages, type SendResult } from './message-settle';
-import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
+import { claimBatch, loadTemplates, renderClaimed, type Claimed, type SendContext } from './sender-batch';
 import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
-import { SendGate } from './send-gate';
+import { SendGate, type BatchGate } from './send-gate';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
 
-const BATCH = 200;
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
 
-export interface Claimed {
-  id: number;
-  broadcast_id: number;
-  whatsapp_number: string;
-  attempts: number;
-  contact: ContactValues | null;
-  /** The contact replied STOP (or Meta answered 131050) after the audience was frozen. */
-  opted_out: boolean;
-  /** Its broadcast was waiting for the messaging limit when claimed (a batch that sends clears that). */
-  was_waiting?: boolean;
-}
-
-interface SendContext {
-  token: string;
-  phoneNumberId: string;
-  /** The business portfolio whose 24-hour messaging limit this number's sends count against (decision 027). */
-  portfolio: string;
-  templates: Map<number, SendableTemplate>;
-  /** Herald's template_media id → the media id uploaded to this number, for this sender run. */
-  media: Map<number, string>;
-}
-
 type Result = SendResult;
+
+interface Sendable {
+  message: Claimed;
+  template: object;
+}
+
+/** A batch readied for sending, or why there is none. */
+type Prepared =
+  | { kind: 'lease lost' }
+  | { kind: 'empty' }
+  /** Its templates could not be loaded: the rows are back in the queue with a backoff. */
+  | { kind: 'not prepared' }
+  | { kind: 'batch'; gate: BatchGate; batch: Claimed[]; unsent: Result[]; sendable: Sendable[] };
 
 export interface EngineLog {
   info: (details: object, message: string) => void;
@@ -197,86 +189,124 @@ export class BroadcastEngine {
     if (!(await this.acquireLease(phoneId))) return;
     const context = await this.sendContext(phoneId);
     const bucket = new TokenBucket(context.mps);
-    // The previous batch's results are written while the next batch is claimed and sent, so the number does
-    // not idle for a settle (a gap past the bucket's 100 ms burst is send time lost for good). One settle at a
-    // time, in batch order; its failure stops the sender as before.
+    // Two overlaps keep the number sending between batches (a gap past the bucket's 100 ms burst is send time
+    // lost for good): the next batch is claimed, rendered and reserved against the messaging limit while this
+    // one sends, and this batch's results are written while the next one sends. One settle at a time, in
+    // batch order; a failed preparation or settle stops the sender as before.
     let settling: Promise<void> = Promise.resolve();
+    let next = this.observed(this.prepare(phoneId, context));
     try {
       while (!this.stopped) {
-        if (!(await this.acquireLease(phoneId))) return;
-        const gate = await this.gate.batch();
-        const batch = await this.claim(phoneId);
-        if (batch.length === 0) {
+        const prepared = await next;
+        if (prepared.kind === 'lease lost') return;
+        if (prepared.kind === 'empty') {
           await settling; // its retries are queued rows to wait for
           const wait = await this.nextRetryInMs(phoneId);
           if (wait === null) return;
           await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
+          next = this.observed(this.prepare(phoneId, context));
           continue;
         }
-        try {
-          await this.loadTemplates(context, batch);
-        } catch (error) {
-          // Not sent, provably: the batch goes back to the queue with a backoff, like a refused connection.
-          const title = `Could not prepare the message: ${(error as Error).message}`;
-          await settleMessages(
-            this.deps.pool,
-            batch.map((message) => toResult(message, { kind: 'retry', code: 0, title })),
-          );
-          continue;
-        }
-        const unsent: Result[] = [];
-        const ready: Array<{ message: Claimed; template: object }> = [];
-        for (const message of batch) {
-          const rendered = message.opted_out
-            ? { ok: false as const, reason: OPTED_OUT }
-            : this.render(context, message);
-          if (rendered.ok) ready.push({ message, template: rendered.template });
-          else unsent.push({ id: message.id, state: 'failed', code: null, title: rendered.reason });
-        }
-        const allowed = await this.reserveLimit(context, ready).catch(async (error: unknown) => {
-          // Nothing was requested: the batch goes back to the queue as it was, and this sender stops (the
-          // next tick starts another), rather than leaving its rows 'sending'.
-          await settleMessages(this.deps.pool, [
-            ...unsent,
-            ...ready.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
-          ]);
-          throw error;
-        });
-        const results = await Promise.all(
-          ready
-            .filter(({ message }) => allowed.has(message.id))
-            .map(async ({ message, template }) => {
-              // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
-              // being left 'sending' (after a restart that would read as "may have reached Meta": unknown, unsent).
-              const go = await Promise.race([
-                bucket.take().then(() => true),
-                this.stopping.then(() => false),
-              ]);
-              if (!go || this.stopped || !gate.allows(message.broadcast_id))
-                return { id: message.id, state: 'released' } as Result;
-              const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
-                messaging_product: 'whatsapp',
-                recipient_type: 'individual',
-                to: message.whatsapp_number.replace(/^\+/, ''),
-                type: 'template',
-                biz_opaque_callback_data: String(message.id),
-                template,
-              });
-              return gate.saw(toResult(message, outcome));
-            }),
-        );
+        next = this.observed(this.prepare(phoneId, context));
+        if (prepared.kind === 'not prepared') continue;
+        const results = await this.sendBatch(context, bucket, prepared);
         await settling;
-        settling = this.settleBatch(batch, [...unsent, ...results]);
-        // A failed settle must not go unobserved while the next batch sends; it is awaited (and thrown) next.
-        settling.catch(() => undefined);
+        settling = this.observed(this.settleBatch(prepared.batch, [...prepared.unsent, ...results]));
       }
       await settling;
     } finally {
+      // A batch prepared but never sent (the worker is stopping) goes back to the queue unrequested.
+      const left = await next.catch(() => null);
+      if (left?.kind === 'batch') {
+        await settleMessages(this.deps.pool, [
+          ...left.unsent,
+          ...left.sendable.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
+        ]).catch(() => undefined);
+      }
       await settling.catch(() => undefined);
       await this.deps.pool
         .query('delete from sender_leases where phone_number_id = $1 and holder = $2', [phoneId, this.holder])
         .catch(() => undefined);
     }
+  }
+
+  /** Marks a promise's failure as observed (it is awaited, and thrown, later): no unhandled rejection meanwhile. */
+  private observed<T>(promise: Promise<T>): Promise<T> {
+    promise.catch(() => undefined);
+    return promise;
+  }
+
+  /**
+   * Claims the number's next batch and readies it: renders each message and reserves the portfolio's messaging
+   * limit for those that rendered. Rows that cannot go now are settled or given back here.
+   */
+  private async prepare(phoneId: number, context: SendContext): Promise<Prepared> {
+    if (this.stopped || !(await this.acquireLease(phoneId))) return { kind: 'lease lost' };
+    const gate = await this.gate.batch();
+    const batch = await claimBatch(this.deps.pool, phoneId);
+    if (batch.length === 0) return { kind: 'empty' };
+    try {
+      await loadTemplates(this.deps, context, batch);
+    } catch (error) {
+      // Not sent, provably: the batch goes back to the queue with a backoff, like a refused connection.
+      const title = `Could not prepare the message: ${(error as Error).message}`;
+      await settleMessages(
+        this.deps.pool,
+        batch.map((message) => toResult(message, { kind: 'retry', code: 0, title })),
+      );
+      return { kind: 'not prepared' };
+    }
+    const unsent: Result[] = [];
+    const ready: Sendable[] = [];
+    for (const message of batch) {
+      const rendered = message.opted_out
+        ? { ok: false as const, reason: OPTED_OUT }
+        : renderClaimed(context, message);
+      if (rendered.ok) ready.push({ message, template: rendered.template });
+      else unsent.push({ id: message.id, state: 'failed', code: null, title: rendered.reason });
+    }
+    const allowed = await this.reserveLimit(context, ready).catch(async (error: unknown) => {
+      // Nothing was requested: the batch goes back to the queue as it was, and this sender stops (the
+      // next tick starts another), rather than leaving its rows 'sending'.
+      await settleMessages(this.deps.pool, [
+        ...unsent,
+        ...ready.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
+      ]);
+      throw error;
+    });
+    return {
+      kind: 'batch',
+      gate,
+      batch,
+      unsent,
+      sendable: ready.filter(({ message }) => allowed.has(message.id)),
+    };
+  }
+
+  /** Sends a prepared batch at the number's pace; answers each message's result. */
+  private sendBatch(
+    context: SendContext,
+    bucket: TokenBucket,
+    { gate, sendable }: Extract<Prepared, { kind: 'batch' }>,
+  ): Promise<Result[]> {
+    return Promise.all(
+      sendable.map(async ({ message, template }) => {
+        // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
+        // being left 'sending' (after a restart that would read as "may have reached Meta": unknown, unsent).
+        const go = await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]);
+        if (!go || this.stopped || !gate.allows(message.broadcast_id))
+          return { id: message.id, state: 'released' } as Result;
+        const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: message.whatsapp_number.replace(/^\+/, ''),
+          type: 'template',
+          biz_opaque_callback_data: String(message.id),
+          template,
+        });
+        return gate.saw(toResult(message, outcome));
+      }),
+    );
   }
 
   private async settleBatch(batch: Claimed[], results: Result[]): Promise<void> {
@@ -291,7 +321,7 @@ export class BroadcastEngine {
     return reserveBatch(this.deps.pool, context.portfolio, messages, this.deps.log);
   }
 
-  private async sendContext(phoneId: number) {
+  private async sendContext(phoneId: number): Promise<SendContext> {
     const { rows } = await this.deps.pool.query<{
       phone_number_id: string;
       throughput_level: string | null;
@@ -308,97 +338,9 @@ export class BroadcastEngine {
       token: this.deps.secrets.open(row.token),
       phoneNumberId: row.phone_number_id,
       portfolio: row.portfolio,
-      templates: new Map<number, SendableTemplate>(),
+      templates: new Map(),
       media: new Map<number, string>(),
       mps: this.deps.mpsOverride ?? MPS_OF_LEVEL[row.throughput_level ?? 'STANDARD'] ?? 80,
-    };
-  }
-
-  private async claim(phoneId: number): Promise<Claimed[]> {
-    const { rows } = await this.deps.pool.query<Claimed & { contact: ContactValues | null }>(
-      `with picked as (
-         select m.id, m.contact_id, b.waiting_until is not null as was_waiting
-           from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
-          where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
-            and (b.waiting_until is null or b.waiting_until <= now())
-          order by m.broadcast_id, m.id limit $2 for update of m skip locked)
-       update broadcast_messages m set state = 'sending', attempts = m.attempts + 1
-         from picked left join contacts c on c.id = picked.contact_id
-        where m.id = picked.id
-       returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,
-         case when c.id is not null then
-           jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
-             'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
-         end as contact,
-         c.opted_out_at is not null as opted_out, picked.was_waiting`,
-      [phoneId, BATCH],
-    );
-    return rows;
-  }
-
-  /**
-   * The templates of a batch's broadcasts, once per sender run. A media header is uploaded to the number once
-   * (Meta names media for sending by an id of that number's; the review handle cannot be sent).
-   */
-  private async loadTemplates(context: SendContext, batch: Claimed[]): Promise<void> {
-    const missing = [...new Set(batch.map((m) => m.broadcast_id))].filter((id) => !context.templates.has(id));
-    if (missing.length === 0) return;
-    const { rows } = await this.deps.pool.query<{
-      broadcast_id: number;
-      name: string;
-      language: string;
-      components: Array<Record<string, unknown>> | null;
-      static_variables: unknown;
-      dynamic_variables: unknown;
-      media_id: number | null;
-    }>(
-      `select b.id::int as broadcast_id, b.template_name as name, b.template_language as language, t.components,
-              t.static_variables, t.dynamic_variables, t.media_id::int
-         from broadcasts b left join templates t on t.id = b.template_id where b.id = any($1::bigint[])`,
-      [missing],
-    );
-    for (const row of rows) {
-      context.templates.set(row.broadcast_id, {
-        name: row.name,
-        language: row.language,
-        components: row.components ?? [],
-        staticVariables: row.static_variables,
-        dynamicVariables: row.dynamic_variables,
-        mediaId: row.media_id === null ? null : await this.uploadedMedia(context, row.media_id),
-      });
-    }
-  }
-
-  private async uploadedMedia(context: SendContext, mediaId: number): Promise<string | null> {
-    const known = context.media.get(mediaId);
-    if (known) return known;
-    const { rows } = await this.deps.pool.query<{ content: Buffer; mime_type: string; file_name: string }>(
-      'select content, mime_type, file_name from template_media where id = $1',
-      [mediaId],
-    );
-    const file = rows[0];
-    if (!file) return null;
-    const id = await this.deps.sender.uploadMedia(context.token, context.phoneNumberId, {
-      bytes: file.content,
-      mimeType: file.mime_type,
-      fileName: file.file_name,
-    });
-    context.media.set(mediaId, id);
-    return id;
-  }
-
-  private render(context: SendContext, message: Claimed) {
-    const template = context.templates.get(message.broadcast_id);
-    if (!template?.components.length) return { ok: false as const, reason: 'The template no longer exists' };
-    const rendered = renderMessage(template, message.contact ?? {});
-    if (!rendered.ok) return rendered;
-    return {
-      ok: true as const,
-      template: {
-        name: template.name,
-        language: { code: template.language },
-        components: rendered.components,
-      },
     };
   }
 

@@ -1,0 +1,133 @@
+import type { Pool } from '../../db/pool';
+import type { MessageSender } from './message-sender';
+import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
+
+/** Message rows a sender claims and sends at a time. */
+export const BATCH = 200;
+
+/** One claimed message row, with what rendering it needs. */
+export interface Claimed {
+  id: number;
+  broadcast_id: number;
+  whatsapp_number: string;
+  attempts: number;
+  contact: ContactValues | null;
+  /** The contact replied STOP (or Meta answered 131050) after the audience was frozen. */
+  opted_out: boolean;
+  /** Its broadcast was waiting for the messaging limit when claimed (a batch that sends clears that). */
+  was_waiting?: boolean;
+}
+
+/** What one sender run of one number keeps between batches. */
+export interface SendContext {
+  token: string;
+  phoneNumberId: string;
+  /** The business portfolio whose 24-hour messaging limit this number's sends count against (decision 027). */
+  portfolio: string;
+  templates: Map<number, SendableTemplate>;
+  /** Herald's template_media id → the media id uploaded to this number, for this sender run. */
+  media: Map<number, string>;
+  mps: number;
+}
+
+/**
+ * Claims the number's next batch: queued rows of its sending broadcasts that are due, oldest broadcast first,
+ * marked `sending` (FOR UPDATE SKIP LOCKED, so concurrent claimers never share a row), with the contact's
+ * current values for rendering.
+ */
+export async function claimBatch(pool: Pool, phoneId: number): Promise<Claimed[]> {
+  const { rows } = await pool.query<Claimed>(
+    `with picked as (
+       select m.id, m.contact_id, b.waiting_until is not null as was_waiting
+         from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+        where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
+          and (b.waiting_until is null or b.waiting_until <= now())
+        order by m.broadcast_id, m.id limit $2 for update of m skip locked)
+     update broadcast_messages m set state = 'sending', attempts = m.attempts + 1
+       from picked left join contacts c on c.id = picked.contact_id
+      where m.id = picked.id
+     returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,
+       case when c.id is not null then
+         jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,
+           'gender', c.gender, 'address', c.address, 'post_code', c.post_code, 'email', c.email) || c.attributes
+       end as contact,
+       c.opted_out_at is not null as opted_out, picked.was_waiting`,
+    [phoneId, BATCH],
+  );
+  return rows;
+}
+
+/**
+ * The templates of a batch's broadcasts, once per sender run. A media header is uploaded to the number once
+ * (Meta names media for sending by an id of that number's; the review handle cannot be sent).
+ */
+export async function loadTemplates(
+  deps: { pool: Pool; sender: MessageSender },
+  context: SendContext,
+  batch: Claimed[],
+): Promise<void> {
+  const missing = [...new Set(batch.map((m) => m.broadcast_id))].filter((id) => !context.templates.has(id));
+  if (missing.length === 0) return;
+  const { rows } = await deps.pool.query<{
+    broadcast_id: number;
+    name: string;
+    language: string;
+    components: Array<Record<string, unknown>> | null;
+    static_variables: unknown;
+    dynamic_variables: unknown;
+    media_id: number | null;
+  }>(
+    `select b.id::int as broadcast_id, b.template_name as name, b.template_language as language, t.components,
+            t.static_variables, t.dynamic_variables, t.media_id::int
+       from broadcasts b left join templates t on t.id = b.template_id where b.id = any($1::bigint[])`,
+    [missing],
+  );
+  for (const row of rows) {
+    context.templates.set(row.broadcast_id, {
+      name: row.name,
+      language: row.language,
+      components: row.components ?? [],
+      staticVariables: row.static_variables,
+      dynamicVariables: row.dynamic_variables,
+      mediaId: row.media_id === null ? null : await uploadedMedia(deps, context, row.media_id),
+    });
+  }
+}
+
+async function uploadedMedia(
+  deps: { pool: Pool; sender: MessageSender },
+  context: SendContext,
+  mediaId: number,
+): Promise<string | null> {
+  const known = context.media.get(mediaId);
+  if (known) return known;
+  const { rows } = await deps.pool.query<{ content: Buffer; mime_type: string; file_name: string }>(
+    'select content, mime_type, file_name from template_media where id = $1',
+    [mediaId],
+  );
+  const file = rows[0];
+  if (!file) return null;
+  const id = await deps.sender.uploadMedia(context.token, context.phoneNumberId, {
+    bytes: file.content,
+    mimeType: file.mime_type,
+    fileName: file.file_name,
+  });
+  context.media.set(mediaId, id);
+  return id;
+}
+
+/** The `template` object of one message's send request, or why it cannot be sent. */
+export function renderClaimed(context: SendContext, message: Claimed) {
+  const template = context.templates.get(message.broadcast_id);
+  if (!template?.components.length) return { ok: false as const, reason: 'The template no longer exists' };
+  const rendered = renderMessage(template, message.contact ?? {});
+  if (!rendered.ok) return rendered;
+  return {
+    ok: true as const,
+    template: {
+      name: template.name,
+      language: { code: template.language },
+      components: rendered.components,
+    },
+  };
+}
