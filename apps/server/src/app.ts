@@ -12,6 +12,8 @@ import { DashboardService } from './features/dashboard/dashboard-service';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { healthRoutes } from './features/health/routes';
 import { NumbersService } from './features/numbers/numbers-service';
+import { settingsRoutes } from './features/settings/routes';
+import { SettingsService } from './features/settings/settings-service';
 import { numbersRoutes } from './features/numbers/routes';
 import { templatesRoutes } from './features/templates/routes';
 import { TemplatesService } from './features/templates/templates-service';
@@ -112,6 +114,9 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
     await scope.register(broadcastsRoutes(new BroadcastsService({ pool })));
     await scope.register(dashboardRoutes(new DashboardService(pool), pool));
+    await scope.register(
+      settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),
+    );
   });
 
   await registerSpa(app, config.webDistDir);

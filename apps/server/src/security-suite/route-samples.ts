@@ -63,6 +63,8 @@ export const samplePayloads: Record<string, BodySample> = {
   }),
   // The bell's "seen" mark: no ids, only the business header scopes it.
   'POST /dashboard/header/seen': () => ({ json: {} }),
+  // The account's settings: no ids, only the business header scopes them.
+  'PUT /settings/': () => ({ json: { beta_features: true } }),
   'PUT /api/auth/facebook/callback/': async (pick, context) => {
     const signup = await context.freshSignup();
     return {
