@@ -1,4 +1,6 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
+import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { z } from 'zod';
 import { PageNumberSchema } from './paging';
 
@@ -34,22 +36,63 @@ export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; messag
  * form, the CSV import and the server. Accepted: '+14155550123', '14155550123' (digits are read as starting
  * with the country code, as the phone input sends them), '0014155550123' (the international 00 prefix), with
  * spaces, dots, dashes or brackets anywhere. A national number ('(415) 555-0123', '020 7946 0958') is
- * refused: without a country code it is ambiguous. Answers the number in E.164.
+ * refused unless a default country is given: without one it is ambiguous. With a default country, a number
+ * with one leading 0 ('0151 12340016') is read as that country's, and digits that are no valid number read
+ * as starting with a country code are tried as that country's too. Answers the number in E.164.
  */
-export function normalizePhoneNumber(input: string): PhoneNumberResult {
+export function normalizePhoneNumber(input: string, defaultCountry?: CountryCode): PhoneNumberResult {
   const compact = input.replace(/[\s().\-\u00a0]/g, '');
+  if (defaultCountry && /^0[1-9]\d*$/.test(compact)) return nationalNumber(compact, defaultCountry);
   let international: string;
   if (/^\+\d+$/.test(compact)) international = compact;
   else if (/^00\d+$/.test(compact)) international = `+${compact.slice(2)}`;
   else if (/^[1-9]\d*$/.test(compact)) international = `+${compact}`;
   else return { ok: false, message: PHONE_NUMBER_MESSAGE };
   // E.164 allows at most 15 digits; refusing longer strings early also bounds the parser's work.
-  if (international.length > 16 || international.length < 8)
-    return { ok: false, message: PHONE_NUMBER_MESSAGE };
-  const parsed = parsePhoneNumberFromString(international, { extract: false });
+  const parsed =
+    international.length > 16 || international.length < 8
+      ? undefined
+      : parsePhoneNumberFromString(international, { extract: false });
+  if (parsed?.isValid()) return { ok: true, e164: parsed.number };
+  if (defaultCountry && /^[1-9]\d*$/.test(compact)) return nationalNumber(compact, defaultCountry);
+  return { ok: false, message: PHONE_NUMBER_MESSAGE };
+}
+
+/** Digits read as a number of `country` ('0151 12340016' in DE); bounded like an international one. */
+function nationalNumber(digits: string, country: CountryCode): PhoneNumberResult {
+  if (digits.length > 17) return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  const parsed = parsePhoneNumberFromString(digits, { defaultCountry: country, extract: false });
   if (!parsed?.isValid()) return { ok: false, message: PHONE_NUMBER_MESSAGE };
   return { ok: true, e164: parsed.number };
 }
+
+export const DEFAULT_COUNTRY_MESSAGE = 'default_country must be a two-letter country code, e.g. DE';
+
+/** Whether `code` is a country libphonenumber knows, in upper case ('DE', 'GB'): a usable default country. */
+export function isPhoneCountry(code: string): code is CountryCode {
+  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code);
+}
+
+/**
+ * The country of a number as shown ('+49 151 12340016' → 'DE'): its own country when libphonenumber knows
+ * it, else the main country of its calling code ('+1 555 0100', a sandbox number, → 'US'); null when the
+ * text is no international number. Gives the business number's country, the default for national numbers.
+ */
+export function phoneNumberCountry(text: string): CountryCode | null {
+  const parsed = parsePhoneNumberFromString(text.trim(), { extract: false });
+  if (!parsed) return null;
+  if (parsed.country) return parsed.country;
+  const [main] = phoneMetadata.country_calling_codes[parsed.countryCallingCode] ?? [];
+  return main ?? null;
+}
+
+/** The import's `default_country` multipart field: an ISO country code, any case. */
+export const DefaultCountrySchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(isPhoneCountry, DEFAULT_COUNTRY_MESSAGE)
+  .transform((code) => code as CountryCode);
 
 const IdSchema = z.number().int().positive();
 
