@@ -37,6 +37,75 @@ export const BroadcastRecipientsSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+/**
+ * Issue 17 item 5, retargeting: which recipients of an earlier broadcast, as the delivery report filters them
+ * (GET /broadcast/{id}/recipients/ `outcome` and `replied`), plus `not_read` (sent or delivered, not read).
+ * Neither field: every recipient of that broadcast.
+ */
+export const NOT_READ_STATES = ['sent', 'delivered'] as const;
+// Written out (RECIPIENT_OUTCOMES is declared further down); the check below keeps it complete.
+export const RETARGET_OUTCOMES = [
+  'pending',
+  'held',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'limited',
+  'not_on_whatsapp',
+  'unknown',
+  'cancelled',
+  'not_read',
+] as const satisfies ReadonlyArray<RecipientOutcome | 'not_read'>;
+export type RetargetOutcome = (typeof RETARGET_OUTCOMES)[number];
+const everyOutcome: Exclude<RecipientOutcome, RetargetOutcome> extends never ? true : false = true;
+void everyOutcome;
+
+export const RetargetFilterSchema = z
+  .object({
+    outcome: z
+      .enum(RETARGET_OUTCOMES, { message: `must be one of ${RETARGET_OUTCOMES.join(', ')}` })
+      .optional(),
+    replied: z.boolean({ message: 'must be true or false' }).optional(),
+  })
+  .meta({ id: 'RetargetFilter' });
+export type RetargetFilter = z.infer<typeof RetargetFilterSchema>;
+
+/** The message states a retarget filter's outcome stands for; null for every state. */
+export function retargetStates(outcome: RetargetOutcome | undefined): string[] | null {
+  if (outcome === undefined) return null;
+  return outcome === 'not_read' ? [...NOT_READ_STATES] : [...RECIPIENT_OUTCOMES[outcome]];
+}
+
+/**
+ * A broadcast's audience frozen as a list at creation: the recipients of an earlier broadcast of the same account
+ * that match `filter` at that moment, opted-out contacts left out (decision 037).
+ */
+export const BroadcastAudienceSchema = z
+  .object({
+    kind: z.literal('broadcast_recipients', { message: 'must be broadcast_recipients' }),
+    broadcast_id: z.number({ message: 'must be a broadcast id' }).int().positive('must be a broadcast id'),
+    filter: RetargetFilterSchema.default({}),
+  })
+  .meta({ id: 'BroadcastAudience' });
+export type BroadcastAudience = z.infer<typeof BroadcastAudienceSchema>;
+
+export const RECIPIENTS_REQUIRED =
+  'Choose the recipients: all contacts, tags or an earlier broadcast’s recipients';
+export const AUDIENCE_CONFLICT = 'Send to recipients or to an earlier broadcast’s recipients, not both';
+
+/** Exactly one of `recipients` (all or tags) and `audience` (a frozen list). */
+function oneAudience(
+  value: { recipients?: unknown; audience?: unknown },
+  ctx: { addIssue: (issue: { code: 'custom'; message: string; path: string[] }) => void },
+) {
+  if (value.recipients === undefined && value.audience === undefined) {
+    ctx.addIssue({ code: 'custom', message: RECIPIENTS_REQUIRED, path: ['recipients'] });
+  } else if (value.recipients !== undefined && value.audience !== undefined) {
+    ctx.addIssue({ code: 'custom', message: AUDIENCE_CONFLICT, path: ['audience'] });
+  }
+}
+
 /** POST /broadcast/create/ (spec §3 Broadcast create payload). */
 export const BroadcastCreateRequestSchema = z
   .object({
@@ -46,7 +115,10 @@ export const BroadcastCreateRequestSchema = z
       .number({ message: BROADCAST_MESSAGES.templateRequired })
       .int()
       .positive(BROADCAST_MESSAGES.templateRequired),
-    recipients: BroadcastRecipientsSchema,
+    /** All contacts or tagged ones, sampled when the broadcast starts; or else `audience`. */
+    recipients: BroadcastRecipientsSchema.optional(),
+    /** A list frozen now (retargeting an earlier broadcast's recipients); or else `recipients`. */
+    audience: BroadcastAudienceSchema.optional(),
     /** Unix seconds; absent means send now. */
     scheduled_time: z.number().int().positive().optional(),
     /** Meta's id of the number to send from (GET /meta/phone-numbers/ `id`); absent means the account's first. */
@@ -59,6 +131,7 @@ export const BroadcastCreateRequestSchema = z
     /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates (decision 026). */
     leave_out_us_numbers: z.boolean().default(false),
   })
+  .superRefine(oneAudience)
   .meta({ id: 'BroadcastCreateRequest' });
 
 /**
@@ -72,10 +145,12 @@ export const BroadcastEstimateRequestSchema = z
       .int()
       .positive(BROADCAST_MESSAGES.templateRequired)
       .optional(),
-    recipients: BroadcastRecipientsSchema,
+    recipients: BroadcastRecipientsSchema.optional(),
+    audience: BroadcastAudienceSchema.optional(),
     phone_number_id: z.string().trim().min(1).max(64).optional(),
     leave_out_us_numbers: z.boolean().default(false),
   })
+  .superRefine(oneAudience)
   .meta({ id: 'BroadcastEstimateRequest' });
 
 /** The portfolio's messaging limit as Herald counts it (cloud-api-facts §8): unique users in a rolling 24 hours. */

@@ -12,3 +12,4 @@ export * from './safe-text';
 export * from './failure-reasons';
 export * from './dashboard';
 export * from './settings';
+export * from './test-send';

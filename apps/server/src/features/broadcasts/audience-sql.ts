@@ -21,3 +21,27 @@ export const AUDIENCE_SQL = `
      and ($2::bigint[] is null
           or exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = any($2::bigint[])))
      and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
+
+/**
+ * A list audience frozen at creation (retargeting an earlier broadcast's recipients, decision 037), with the same
+ * parameters: $1 account id, $2 the list's contact ids, $3 leave out US numbers. Opted-out contacts and
+ * contacts deleted since are left out; each contact is sent to at its number now.
+ */
+export const LIST_AUDIENCE_SQL = `
+  select c.id, c.whatsapp_number
+    from contacts c
+   where c.waba_account_id = $1
+     and c.opted_out_at is null
+     and c.id = any($2::bigint[])
+     and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
+
+/** Who a broadcast reaches: everyone or tagged contacts (sampled at the start), or a list frozen at creation. */
+export type AudienceSource =
+  { kind: 'tags'; tagIds: number[] | null } | { kind: 'list'; contactIds: number[] };
+
+/** The audience's SQL and its $2 (both texts take $1 account id, $2 tag or contact ids, $3 leave out US). */
+export function audienceQuery(source: AudienceSource): { sql: string; ids: number[] | null } {
+  return source.kind === 'list'
+    ? { sql: LIST_AUDIENCE_SQL, ids: source.contactIds }
+    : { sql: AUDIENCE_SQL, ids: source.tagIds };
+}

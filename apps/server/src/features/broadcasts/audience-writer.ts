@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
-import { AUDIENCE_SQL } from './audience-sql';
+import { audienceQuery } from './audience-sql';
 import type { EngineLog } from './broadcast-engine';
 
 /** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
@@ -25,7 +25,14 @@ export async function startNextDueBroadcast(
     const due = await client.query<{
       id: number;
       waba_account_id: number;
-      audience: { tag_ids: number[] | null; percentage: number; leave_out_us?: boolean };
+      audience: {
+        type: string;
+        tag_ids?: number[] | null;
+        /** A retarget audience's list, frozen at creation (decision 037). */
+        contact_ids?: number[];
+        percentage: number;
+        leave_out_us?: boolean;
+      };
     }>(
       `select id::int, waba_account_id::int, audience from broadcasts
         where status = 'scheduled' and scheduled_at <= now()
@@ -36,11 +43,16 @@ export async function startNextDueBroadcast(
       await client.query('rollback');
       return false;
     }
+    const audience = audienceQuery(
+      broadcast.audience.contact_ids
+        ? { kind: 'list', contactIds: broadcast.audience.contact_ids }
+        : { kind: 'tags', tagIds: broadcast.audience.tag_ids ?? null },
+    );
     // Data-modifying CTEs run once whether or not the final select reads them.
     const frozen = await client.query<{ total: number }>(
       `with audience as materialized (
          select a.id, a.whatsapp_number, md5($4::text || ':' || a.id::text) as position
-           from (${AUDIENCE_SQL}) a),
+           from (${audience.sql}) a),
        sampled as materialized (
          select id, whatsapp_number, position from audience order by position
           limit (select round(count(*) * $5::numeric / 100) from audience)),
@@ -62,7 +74,7 @@ export async function startNextDueBroadcast(
        select total from frozen`,
       [
         broadcast.waba_account_id,
-        broadcast.audience.tag_ids,
+        audience.ids,
         broadcast.audience.leave_out_us ?? false,
         broadcast.id,
         broadcast.audience.percentage,

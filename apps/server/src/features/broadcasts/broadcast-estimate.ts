@@ -1,6 +1,7 @@
 import {
   BROADCAST_MESSAGES,
   numberSendability,
+  RECIPIENTS_REQUIRED,
   sampleSize,
   type BroadcastEstimateRequest,
   type BroadcastEstimateResponse,
@@ -8,8 +9,9 @@ import {
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
-import { AUDIENCE_SQL, usNumberSql } from './audience-sql';
+import { audienceQuery, usNumberSql, type AudienceSource } from './audience-sql';
 import { LIMIT_WINDOW_SECONDS, PORTFOLIO_OF_WABA, readMessagingLimit } from './messaging-limit';
+import { retargetContactIds } from './retarget-audience';
 
 /**
  * The number a broadcast sends from: the one named by Meta's id, or the account's first. Another account's
@@ -59,7 +61,7 @@ export async function findTemplate(pool: Pool, waba: OwnedWaba, templateId: numb
 export async function audienceTags(
   pool: Pool,
   waba: OwnedWaba,
-  recipients: BroadcastEstimateRequest['recipients'],
+  recipients: NonNullable<BroadcastEstimateRequest['recipients']>,
 ): Promise<number[] | null> {
   if (recipients.type !== 'filtered') return null;
   const tagIds = [...new Set(recipients.tag_ids)];
@@ -74,6 +76,29 @@ export async function audienceTags(
 }
 
 /**
+ * The request's audience: all or tagged contacts with the percentage, or a retarget list resolved now (sent to
+ * whole, decision 037). The contract lets exactly one of `recipients` and `audience` through.
+ */
+export async function requestAudience(
+  pool: Pool,
+  waba: OwnedWaba,
+  request: Pick<BroadcastEstimateRequest, 'recipients' | 'audience'>,
+): Promise<{ source: AudienceSource; percentage: number }> {
+  if (request.audience) {
+    return {
+      source: { kind: 'list', contactIds: await retargetContactIds(pool, waba, request.audience) },
+      percentage: 100,
+    };
+  }
+  const recipients = request.recipients;
+  if (!recipients) throw HttpError.field(400, 'recipients', RECIPIENTS_REQUIRED);
+  return {
+    source: { kind: 'tags', tagIds: await audienceTags(pool, waba, recipients) },
+    percentage: recipients.percentage,
+  };
+}
+
+/**
  * What a broadcast to this audience would take: its recipients after the percentage (and the US leave-out,
  * which applies to marketing templates only, decision 026), how many are new to the 24-hour window, how many
  * have +1 numbers, and the portfolio's limit. A percentage samples a hash order fixed only when the broadcast
@@ -84,8 +109,9 @@ export async function audienceTags(
 export async function estimateAudience(
   pool: Pool,
   waba: OwnedWaba,
-  input: { tagIds: number[] | null; percentage: number; category: string | null; leaveOutUs: boolean },
+  input: { source: AudienceSource; percentage: number; category: string | null; leaveOutUs: boolean },
 ): Promise<BroadcastEstimateResponse> {
+  const audience = audienceQuery(input.source);
   const marketing = input.category?.toUpperCase() === 'MARKETING';
   const leaveOut = marketing && input.leaveOutUs;
   const [counts, limit] = await Promise.all([
@@ -97,8 +123,8 @@ export async function estimateAudience(
                 select 1 from portfolio_reach r, k
                  where r.portfolio = k.key and r.whatsapp_number = a.whatsapp_number
                    and r.reached_at > now() - make_interval(secs => $4)))::int as fresh
-         from (${AUDIENCE_SQL}) a`,
-      [waba.id, input.tagIds, leaveOut, LIMIT_WINDOW_SECONDS],
+         from (${audience.sql}) a`,
+      [waba.id, audience.ids, leaveOut, LIMIT_WINDOW_SECONDS],
     ),
     readMessagingLimit(pool, waba.id),
   ]);
@@ -122,10 +148,10 @@ export async function estimateBroadcast(
   const template =
     request.template_id === undefined ? null : await findTemplate(pool, waba, request.template_id);
   if (request.phone_number_id !== undefined) await sendingNumber(pool, waba, request.phone_number_id);
-  const tagIds = await audienceTags(pool, waba, request.recipients);
+  const { source, percentage } = await requestAudience(pool, waba, request);
   return estimateAudience(pool, waba, {
-    tagIds,
-    percentage: request.recipients.percentage,
+    source,
+    percentage,
     category: template?.category ?? null,
     leaveOutUs: request.leave_out_us_numbers,
   });

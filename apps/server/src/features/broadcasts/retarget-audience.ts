@@ -1,0 +1,38 @@
+import { retargetStates, type BroadcastAudience } from '@herald/contracts';
+import type { Pool } from '../../db/pool';
+import { HttpError } from '../../http-error';
+import type { OwnedWaba } from '../accounts/accounts-repo';
+
+/**
+ * The contacts a retarget audience names now (decision 037): the recipients of the account's broadcast
+ * `broadcast_id` whose message matches the report filter, still contacts of the account and not opted out,
+ * each once, in id order. Another account's broadcast is not found (404, as every resource of another account).
+ */
+export async function retargetContactIds(
+  pool: Pool,
+  waba: OwnedWaba,
+  audience: BroadcastAudience,
+): Promise<number[]> {
+  const found = await pool.query('select 1 from broadcasts where id = $1 and waba_account_id = $2', [
+    audience.broadcast_id,
+    waba.id,
+  ]);
+  if (found.rowCount === 0) throw HttpError.field(404, 'audience.broadcast_id', 'Broadcast not found');
+  const { rows } = await pool.query<{ ids: number[] }>(
+    `select coalesce(array_agg(c.id::int order by c.id), '{}') as ids
+       from contacts c
+      where c.waba_account_id = $1
+        and c.opted_out_at is null
+        and c.id in (select m.contact_id from broadcast_messages m
+                      where m.broadcast_id = $2
+                        and ($3::text[] is null or m.state = any($3::text[]))
+                        and ($4::boolean is null or (m.reply_id is not null) = $4))`,
+    [
+      waba.id,
+      audience.broadcast_id,
+      retargetStates(audience.filter.outcome),
+      audience.filter.replied ?? null,
+    ],
+  );
+  return rows[0]!.ids;
+}
