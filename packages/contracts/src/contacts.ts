@@ -148,9 +148,32 @@ const WhatsappNumberSchema = z
   .min(1, 'WhatsApp number is required')
   .max(40, PHONE_NUMBER_MESSAGE);
 
+/** A tag's name as the contact form, the bulk bar and the rename dialog send it. */
+export const TagNameSchema = z
+  .string({ message: 'Tag name is required' })
+  .trim()
+  .min(1, 'Tag name is required')
+  .max(100, 'Tag name must be at most 100 characters');
+
+/**
+ * Beyond spec §3's payload, both optional: the contact's whole set of tags by name (issue 17; absent keeps
+ * them as they are), and the country a number written the national way belongs to.
+ */
+const ContactFormExtras = {
+  tags: z
+    .array(TagNameSchema, { message: 'must be a list of tag names' })
+    .max(50, 'A contact can have at most 50 tags')
+    .optional(),
+  default_country: DefaultCountrySchema.optional(),
+};
+
 /** Spec §3 Contact form payload. */
 export const ContactCreateRequestSchema = z
-  .object({ customer_name: CustomerNameSchema, whatsapp_number: WhatsappNumberSchema })
+  .object({
+    customer_name: CustomerNameSchema,
+    whatsapp_number: WhatsappNumberSchema,
+    ...ContactFormExtras,
+  })
   .meta({ id: 'ContactCreateRequest' });
 
 export const ContactUpdateRequestSchema = z
@@ -161,6 +184,7 @@ export const ContactUpdateRequestSchema = z
       .positive('must be a contact id'),
     customer_name: CustomerNameSchema,
     whatsapp_number: WhatsappNumberSchema,
+    ...ContactFormExtras,
   })
   .meta({ id: 'ContactUpdateRequest' });
 
