@@ -13,3 +13,4 @@ export * from './failure-reasons';
 export * from './dashboard';
 export * from './settings';
 export * from './test-send';
+export * from './contact-tags';
