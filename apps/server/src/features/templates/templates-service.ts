@@ -14,6 +14,7 @@ import { GraphApiError, type GraphClient } from '../../graph/graph-client';
 import { HttpError } from '../../http-error';
 import type { SecretBox } from '../../security/secret-box';
 import type { OwnedWaba } from '../accounts/accounts-repo';
+import { readAccountSettings } from '../settings/settings-repo';
 import { mediaHeaderFormat, toMetaTemplate } from './meta-template';
 import {
   deleteTemplate,
@@ -42,6 +43,12 @@ function cloudApiDown(error: unknown): boolean {
 function metaRefusal(error: unknown): HttpError {
   const message = error instanceof GraphApiError ? error.message : String(error);
   return HttpError.field(400, 'template_data', `WhatsApp Cloud API: ${message}`);
+}
+
+/** A new template sent without a language gets the account's default language (Message Settings). */
+function withDefaultLanguage(raw: unknown, language: string): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  return (raw as { language?: unknown }).language === undefined ? { ...raw, language } : raw;
 }
 
 function toListItem(row: TemplateRow): TemplateListItem {
@@ -110,8 +117,17 @@ export class TemplatesService {
   }
 
   async create(waba: OwnedWaba, rawPayload: unknown, file: UploadedFile | null) {
-    const payload = this.validate(rawPayload, { hasHeaderFile: file !== null });
+    const settings = await readAccountSettings(this.deps.pool, waba.id);
+    const payload = this.validate(withDefaultLanguage(rawPayload, settings.default_language), {
+      hasHeaderFile: file !== null,
+    });
     const media = this.checkMedia(payload, file);
+    if (settings.require_template_approval) {
+      // 'Require Approval for New Templates': Meta sees nothing until someone presses Submit on the draft
+      // (submit uploads the stored header file then).
+      const id = await this.store(waba, payload, media, null, null);
+      return toListItem((await findTemplate(this.deps.pool, waba.id, id))!);
+    }
     const token = this.deps.secrets.open(waba.businessTokenEncrypted);
     let headerHandle: string | null = null;
     let created: { id: string; status: string } | null = null;
