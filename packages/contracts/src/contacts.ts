@@ -86,6 +86,9 @@ export function phoneNumberCountry(text: string): CountryCode | null {
   return main ?? null;
 }
 
+/** A country numbers can be read in ('DE'), for modules that do not depend on libphonenumber-js. */
+export type PhoneCountry = CountryCode;
+
 /** The import's `default_country` multipart field: an ISO country code, any case. */
 export const DefaultCountrySchema = z
   .string()
