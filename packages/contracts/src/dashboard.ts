@@ -246,6 +246,11 @@ export const DashboardHeaderResponseSchema = z
     events: z.array(HeaderEventSchema),
     /** Events after the user's "seen up to" time: the bell's badge (0 shows none). */
     unread: z.number().int(),
+    /**
+     * The account's Other Settings the chrome shows on every screen (the dark theme, the Beta badge), read
+     * with the badges so a page costs no extra request (decision 040). Absent from an older server.
+     */
+    appearance: z.object({ dark_theme: z.boolean(), beta_features: z.boolean() }).optional(),
   })
   .meta({ id: 'DashboardHeader' });
 export const HEADER_EVENTS_SHOWN = 10;

@@ -6,6 +6,7 @@ import {
 } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
+import { readAccountSettings } from '../settings/settings-repo';
 
 /**
  * The import's event for the bell and Recent Activity, in the import's transaction (so a rolled-back import
@@ -51,7 +52,7 @@ export async function readHeader(
   accountId: number,
   userId: number,
 ): Promise<DashboardHeaderResponse> {
-  const [contacts, events, unread] = await Promise.all([
+  const [contacts, events, unread, settings] = await Promise.all([
     pool.query<{ n: number }>(
       'select coalesce((select total from contact_counts where waba_account_id = $1), 0)::int as n',
       [accountId],
@@ -72,6 +73,7 @@ export async function readHeader(
       [accountId, userId, HEADER_EVENTS_SHOWN],
     ),
     unreadCount(pool, accountId, userId),
+    readAccountSettings(pool, accountId),
   ]);
   return {
     contacts: contacts.rows[0]!.n,
@@ -86,6 +88,7 @@ export async function readHeader(
       unread: e.unread,
     })),
     unread,
+    appearance: { dark_theme: settings.dark_theme, beta_features: settings.beta_features },
   };
 }
 

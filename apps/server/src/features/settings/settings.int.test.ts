@@ -137,6 +137,21 @@ describe('PUT /settings/', () => {
   });
 });
 
+describe("the header's appearance (every screen's read)", () => {
+  it('carries the saved dark theme and beta features of the selected account only', async () => {
+    const header = async (user: { accessToken: string }, wabaId: string) =>
+      (
+        await t.app.inject({ method: 'GET', url: '/dashboard/header', headers: headersOf(user, wabaId) })
+      ).json().appearance;
+    await save(alice, aliceSecondWaba, { dark_theme: false, beta_features: false });
+    await save(alice, alice.business.waba_id, { dark_theme: true, beta_features: true });
+    expect(await header(alice, alice.business.waba_id)).toEqual({ dark_theme: true, beta_features: true });
+    expect(await header(alice, aliceSecondWaba)).toEqual({ dark_theme: false, beta_features: false });
+    await save(alice, alice.business.waba_id, { dark_theme: false });
+    expect(await header(alice, alice.business.waba_id)).toEqual({ dark_theme: false, beta_features: true });
+  });
+});
+
 describe('settings are scoped to the business account', () => {
   it("another user can neither read nor change an account's settings (403), which stay as they were", async () => {
     await save(alice, alice.business.waba_id, { beta_features: true, default_language: 'es' });
