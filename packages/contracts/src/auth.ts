@@ -134,3 +134,29 @@ export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
 export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
 export type SignupConfigResponse = z.infer<typeof SignupConfigResponseSchema>;
+
+/**
+ * PUT /api/auth/account/ (Account Settings): a new sign-in e-mail, a new password, or both. The current
+ * password is required, so a session left open on someone else's screen cannot take the account over.
+ */
+export const AccountChangeRequestSchema = z
+  .object({
+    current_password: z
+      .string()
+      .min(1, 'Current password is required')
+      .max(1024, 'Current password is too long'),
+    email: EmailSchema.optional(),
+    new_password: PasswordSchema.optional(),
+  })
+  .refine((body) => body.email !== undefined || body.new_password !== undefined, {
+    message: 'Enter a new email or a new password',
+    path: ['email'],
+  })
+  .meta({ id: 'AccountChangeRequest' });
+
+export const AccountChangeResponseSchema = z
+  .object({ message: z.string(), email: z.string() })
+  .meta({ id: 'AccountChangeResponse' });
+
+export type AccountChangeRequest = z.infer<typeof AccountChangeRequestSchema>;
+export type AccountChangeResponse = z.infer<typeof AccountChangeResponseSchema>;

@@ -65,6 +65,10 @@ export const samplePayloads: Record<string, BodySample> = {
   'POST /dashboard/header/seen': () => ({ json: {} }),
   // The account's settings: no ids, only the business header scopes them.
   'PUT /settings/': () => ({ json: { beta_features: true } }),
+  // The caller's own account (no ids): the same password again, so the tenant's sign-in stays as it was.
+  'PUT /api/auth/account/': () => ({
+    json: { current_password: 'correct horse', new_password: 'correct horse' },
+  }),
   'PUT /api/auth/facebook/callback/': async (pick, context) => {
     const signup = await context.freshSignup();
     return {

@@ -8,7 +8,7 @@ export type AttemptScope = 'account_address' | 'address' | 'account';
 
 /** The limits of one kind of attempt: at most `limits[scope]` attempts per window in each scope it names. */
 export interface AttemptPolicy {
-  kind: 'login' | 'pin' | 'signup';
+  kind: 'login' | 'pin' | 'signup' | 'current_password';
   windowSeconds: number;
   limits: Partial<Record<AttemptScope, number>>;
   /** The request field whose guesses the limit guards: the 429 names it, as every 4xx names its field. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LoginResponse, SignupRequest, WabaAccount } from '@herald/contracts';
+import type { AccountChangeRequest, LoginResponse, SignupRequest, WabaAccount } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import type { GraphClient } from '../../graph/graph-client';
 import { HttpError } from '../../http-error';
@@ -7,6 +7,7 @@ import { decoyHash, hashSecret, verifySecret } from '../../security/password-has
 import type { SecretBox } from '../../security/secret-box';
 import { InvalidTokenError, type TokenIssuer } from '../../security/tokens';
 import { findOwnedWaba, listWabaAccounts } from '../accounts/accounts-repo';
+import { changeAccount } from './account-change';
 import { AttemptLimiter, LOGIN_POLICY, PIN_POLICY } from './attempt-limiter';
 import { insertRefreshToken, revokeAllForUser, revokeFamily, useRefreshToken } from './refresh-tokens-repo';
 import { SignupService } from './signup-service';
@@ -109,6 +110,15 @@ export class AuthService {
     await attempt.release();
     await updatePassword(pool, user.id, await hashSecret(newPassword));
     await revokeAllForUser(pool, user.id);
+  }
+
+  /** Account Settings: a new e-mail and/or password, the current password required; other sessions end. */
+  changeAccount(
+    session: { userId: number; family: string },
+    change: AccountChangeRequest,
+    ip: string,
+  ): Promise<{ email: string }> {
+    return changeAccount({ pool: this.deps.pool, limiter: this.limiter }, session, change, ip);
   }
 
   listWabas(userId: number): Promise<WabaAccount[]> {

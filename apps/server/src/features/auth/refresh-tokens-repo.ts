@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 
 export type RefreshUse =
@@ -56,4 +57,16 @@ export async function familyIsRevoked(pool: Pool, family: string): Promise<boole
     [family],
   );
   return (rowCount ?? 0) > 0;
+}
+
+/** Ends every session of the user but one (its refresh family): the one that changed the credentials. */
+export async function revokeOtherSessions(
+  db: Pool | PoolClient,
+  userId: number,
+  keepFamily: string,
+): Promise<void> {
+  await db.query(
+    'update refresh_tokens set revoked_at = now() where user_id = $1 and family <> $2 and revoked_at is null',
+    [userId, keepFamily],
+  );
 }

@@ -1,4 +1,6 @@
 import {
+  AccountChangeRequestSchema,
+  AccountChangeResponseSchema,
   ConnectAccountRequestSchema,
   ErrorResponseSchema,
   LoginRequestSchema,
@@ -136,6 +138,27 @@ export function authRoutes(deps: {
         const { email, pin, new_password: newPassword } = request.body;
         await auth.resetPassword(email, pin, newPassword, request.ip);
         return { message: 'Your password has been updated. You can now sign in.' };
+      },
+    );
+
+    app.put(
+      '/api/auth/account/',
+      {
+        onRequest: authenticate,
+        schema: {
+          tags: ['auth'],
+          summary: "Change the signed-in user's e-mail and/or password; every other session is signed out",
+          body: AccountChangeRequestSchema,
+          response: { 200: AccountChangeResponseSchema, ...errors, 429: ErrorResponseSchema },
+        },
+      },
+      async (request) => {
+        const { email } = await auth.changeAccount(
+          { userId: request.user!.user_id, family: request.user!.sid },
+          request.body,
+          request.ip,
+        );
+        return { message: 'Your account has been updated. Other sessions have been signed out.', email };
       },
     );
 

@@ -45,3 +45,18 @@ export async function updatePassword(db: Queryable, userId: number, passwordHash
     passwordHash,
   ]);
 }
+
+/** Sets a new e-mail and/or password hash (null keeps the stored one); answers the e-mail now stored. */
+export async function updateCredentials(
+  db: Queryable,
+  userId: number,
+  email: string | null,
+  passwordHash: string | null,
+): Promise<string> {
+  const { rows } = await db.query<{ email: string }>(
+    `update users set email = coalesce($2, email), password_hash = coalesce($3, password_hash), updated_at = now()
+      where id = $1 returning email`,
+    [userId, email, passwordHash],
+  );
+  return rows[0]!.email;
+}

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
+import { EMAIL_TAKEN, WRONG_CURRENT_PASSWORD } from './account-change';
+import { login, signedInUser } from './auth-test-helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const change = (token: string, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'PUT', url: '/api/auth/account/', headers: bearer(token), payload });
+const refresh = (token: string) =>
+  t.app.inject({ method: 'POST', url: '/api/login/refresh/', payload: { refresh: token } });
+const wabas = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/wabas/', headers: bearer(token) });
+
+describe('PUT /api/auth/account/', () => {
+  it('changes the password: the current session keeps working, every other session is signed out', async () => {
+    const here = await signedInUser(t, 'pw-change@acme.test', 'Password Bakery');
+    const elsewhere = await login(t.app, 'pw-change@acme.test', 'correct horse');
+    const other = elsewhere.json() as { accessToken: string; refreshToken: string };
+
+    const response = await change(here.accessToken, {
+      current_password: 'correct horse',
+      new_password: 'battery staple',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      message: 'Your account has been updated. Other sessions have been signed out.',
+      email: 'pw-change@acme.test',
+    });
+
+    // The other session: its access token and its refresh token are both refused.
+    expect((await wabas(other.accessToken)).statusCode).toBe(401);
+    expect((await refresh(other.refreshToken)).statusCode).toBe(401);
+    // This session: still signed in, and its refresh still rotates.
+    expect((await wabas(here.accessToken)).statusCode).toBe(200);
+    expect((await refresh(here.refreshToken)).statusCode).toBe(200);
+    // Only the new password signs in.
+    expect((await login(t.app, 'pw-change@acme.test', 'correct horse', '10.1.0.1')).statusCode).toBe(401);
+    expect((await login(t.app, 'pw-change@acme.test', 'battery staple')).statusCode).toBe(200);
+  });
+
+  it('changes the e-mail: the new one signs in, the old one no longer does', async () => {
+    const here = await signedInUser(t, 'old-mail@acme.test', 'Mail Bakery');
+    const response = await change(here.accessToken, {
+      current_password: 'correct horse',
+      email: ' New-Mail@Acme.test ',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().email).toBe('new-mail@acme.test');
+    expect((await login(t.app, 'new-mail@acme.test', 'correct horse')).statusCode).toBe(200);
+    expect((await login(t.app, 'old-mail@acme.test', 'correct horse', '10.1.0.2')).statusCode).toBe(401);
+  });
+
+  it('refuses a wrong current password with 400 naming current_password, and changes nothing', async () => {
+    const here = await signedInUser(t, 'wrong-current@acme.test', 'Wrong Bakery');
+    const elsewhere = (await login(t.app, 'wrong-current@acme.test', 'correct horse')).json() as {
+      accessToken: string;
+    };
+    const response = await change(here.accessToken, {
+      current_password: 'not my password',
+      new_password: 'battery staple',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      detail: WRONG_CURRENT_PASSWORD,
+      errors: [{ field: 'current_password', message: WRONG_CURRENT_PASSWORD }],
+    });
+    expect((await wabas(elsewhere.accessToken)).statusCode).toBe(200);
+    expect((await login(t.app, 'wrong-current@acme.test', 'correct horse')).statusCode).toBe(200);
+  });
+
+  it('refuses an e-mail another user has with 409 naming email', async () => {
+    await signedInUser(t, 'taken@acme.test', 'Taken Bakery');
+    const here = await signedInUser(t, 'wants-taken@acme.test', 'Wanting Bakery');
+    const response = await change(here.accessToken, {
+      current_password: 'correct horse',
+      email: 'TAKEN@acme.test',
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ detail: EMAIL_TAKEN, errors: [{ field: 'email' }] });
+  });
+
+  it('answers 400 naming the field for a short new password, a bad e-mail, nothing to change or no current password', async () => {
+    const here = await signedInUser(t, 'rules@acme.test', 'Rules Bakery');
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [
+        { current_password: 'correct horse', new_password: 'short' },
+        'new_password',
+        'Password must be at least 8 characters long.',
+      ],
+      [
+        { current_password: 'correct horse', email: 'not-an-email' },
+        'email',
+        'Please enter a valid email address.',
+      ],
+      [{ current_password: 'correct horse' }, 'email', 'Enter a new email or a new password'],
+      [{ new_password: 'battery staple' }, 'current_password', ''],
+    ];
+    for (const [payload, field, message] of cases) {
+      const response = await change(here.accessToken, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      const error = (response.json() as { errors: Array<{ field: string; message: string }> }).errors[0]!;
+      expect(error.field).toBe(field);
+      if (message) expect(error.message).toBe(message);
+    }
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: '/api/auth/account/',
+      payload: { current_password: 'x', new_password: 'battery staple' },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
