@@ -60,6 +60,12 @@ export interface GraphTemplate {
   quality_score?: { score?: string; date?: number };
 }
 
+/** A template as Meta's list answers it for a sync: its review state only. */
+export type GraphTemplateState = Pick<
+  GraphTemplate,
+  'id' | 'name' | 'language' | 'status' | 'rejected_reason' | 'quality_score'
+>;
+
 export interface GraphClientOptions {
   baseUrl: string;
   version: string;
@@ -128,6 +134,26 @@ export class GraphClient {
       `/${encodeURIComponent(templateId)}?fields=id,name,language,status,category,components,rejected_reason,quality_score`,
       token,
     );
+  }
+
+  /** Every template of the WABA with its review state, read page by page (Meta's cursor paging). */
+  async listTemplates(token: string, wabaId: string): Promise<GraphTemplateState[]> {
+    const all: GraphTemplateState[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const query = new URLSearchParams({
+        fields: 'id,name,language,status,rejected_reason,quality_score',
+        limit: '100',
+        ...(after ? { after } : {}),
+      });
+      const page = await this.request<{
+        data: GraphTemplateState[];
+        paging?: { cursors?: { after?: string }; next?: string };
+      }>('GET', `/${encodeURIComponent(wabaId)}/message_templates?${query}`, token);
+      all.push(...page.data);
+      after = page.paging?.cursors?.after;
+      if (!page.paging?.next || !after) return all;
+    }
   }
 
   /** Deletes one language of a template (hsm_id) or, without it, every language of the name. */

@@ -65,6 +65,7 @@ const NOT_FUZZED_METHODS: Record<string, string> = {
 const NO_BODY: Record<string, string> = {
   'POST /api/auth/logout/': 'ends the session of its token; the runner signs in afresh for it',
   'POST /meta/templates/{id}/submit/': 'submits the stored draft',
+  'POST /meta/templates/sync/': 'refreshes the caller’s own account from Meta',
   'POST /broadcast/{id}/{action}/': 'the action is in the path',
   'DELETE /recipient/{id}/': 'the id is in the path',
 };

@@ -102,6 +102,7 @@ export const BODY_SAMPLES: Record<string, BodySample> = {
   'POST /recipient/import/': (_pick, context) => ({ multipart: importBody(context.unique()) }),
   'DELETE /recipient/{id}/': { none: 'the contact is named by the path' },
   'POST /meta/templates/{id}/submit/': { none: 'the draft is named by the path' },
+  'POST /meta/templates/sync/': { none: 'refreshes the caller’s own account' },
   'POST /broadcast/{id}/{action}/': { none: 'the broadcast is named by the path' },
   'POST /api/auth/logout/': { none: 'ends the caller’s own session' },
 };

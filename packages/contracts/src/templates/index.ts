@@ -8,3 +8,4 @@ export * from './preview';
 export * from './schemas';
 export * from './validate';
 export * from './variables';
+export * from './sync';
