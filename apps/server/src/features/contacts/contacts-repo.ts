@@ -105,10 +105,41 @@ function searchFilter(patterns: string[], firstParameter: number): string {
   return `(${patterns.map((_, i) => `${SEARCH_TEXT} like $${firstParameter + i}`).join(' or ')})`;
 }
 
-export async function countMatching(db: Queryable, wabaId: number, patterns: string[]): Promise<number> {
+/** What the list can be narrowed by: search patterns, tags (any of them), and whether the contact opted out. */
+export interface ContactFilter {
+  patterns?: string[];
+  tagIds?: number[];
+  optedOut?: boolean;
+}
+
+export function isFiltered(filter: ContactFilter): boolean {
+  return Boolean(filter.patterns) || Boolean(filter.tagIds?.length) || filter.optedOut !== undefined;
+}
+
+/** The filter's SQL conditions (each starting with 'and') over `contacts`, with its parameters from $first. */
+function filterSql(filter: ContactFilter, first: number): { sql: string; values: unknown[] } {
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  if (filter.patterns) {
+    parts.push(`and ${searchFilter(filter.patterns, first)}`);
+    values.push(...filter.patterns);
+  }
+  if (filter.tagIds?.length) {
+    values.push(filter.tagIds);
+    parts.push(
+      `and exists (select 1 from contact_tags ct
+                    where ct.contact_id = contacts.id and ct.tag_id = any($${first + values.length - 1}::bigint[]))`,
+    );
+  }
+  if (filter.optedOut !== undefined) parts.push(`and opted_out_at is ${filter.optedOut ? 'not ' : ''}null`);
+  return { sql: parts.join(' '), values };
+}
+
+export async function countMatching(db: Queryable, wabaId: number, filter: ContactFilter): Promise<number> {
+  const where = filterSql(filter, 2);
   const { rows } = await db.query<{ count: number }>(
-    `select count(*)::int as count from contacts where waba_account_id = $1 and ${searchFilter(patterns, 2)}`,
-    [wabaId, ...patterns],
+    `select count(*)::int as count from contacts where waba_account_id = $1 ${where.sql}`,
+    [wabaId, ...where.values],
   );
   return rows[0]!.count;
 }
@@ -120,16 +151,16 @@ export async function countMatching(db: Queryable, wabaId: number, patterns: str
 export async function listContacts(
   db: Queryable,
   wabaId: number,
-  page: { limit: number; offset: number; patterns?: string[] },
+  page: { limit: number; offset: number; filter: ContactFilter },
 ): Promise<Contact[]> {
-  const filter = page.patterns ? `and ${searchFilter(page.patterns, 4)}` : '';
+  const where = filterSql(page.filter, 4);
   const { rows } = await db.query<ContactRow>(
     `select ${CONTACT_COLUMNS} from contacts
       where id in (
-        select id from contacts where waba_account_id = $1 ${filter}
+        select id from contacts where waba_account_id = $1 ${where.sql}
          order by created_at desc, id desc limit $2 offset $3)
       order by created_at desc, id desc`,
-    [wabaId, page.limit, page.offset, ...(page.patterns ?? [])],
+    [wabaId, page.limit, page.offset, ...where.values],
   );
   return withTags(db, rows);
 }

@@ -1,15 +1,19 @@
 import {
   CONTACT_BASE_COLUMNS,
   type Contact,
-  type ContactListQuery,
+  type ContactFilterQuery,
   normalizePhoneNumber,
   type Tag,
 } from '@herald/contracts';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { uniqueViolation, withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
 import { ContactImport } from './contact-import';
 import * as repo from './contacts-repo';
+import { setContactTags } from './tags-repo';
+import { TagsService } from './tags-service';
 
 export interface ContactPage {
   count: number;
@@ -18,61 +22,84 @@ export interface ContactPage {
   hasNext: boolean;
 }
 
-function phoneNumber(input: string): string {
-  const phone = normalizePhoneNumber(input);
+/** The add/edit form's fields (spec §3), with the optional tags and default country of issue 17. */
+export interface ContactInput {
+  customer_name: string;
+  whatsapp_number: string;
+  tags?: string[] | undefined;
+  default_country?: CountryCode | undefined;
+}
+
+function phoneNumber(input: ContactInput): string {
+  const phone = normalizePhoneNumber(input.whatsapp_number, input.default_country);
   if (!phone.ok) throw HttpError.field(400, 'whatsapp_number', phone.message);
   return phone.e164;
 }
 
-function duplicate(existing: { id: number; name: string } | undefined): HttpError {
+/** Names the contact that has the number as the user knows it (name and number), never by internal id. */
+function duplicate(existing: { id: number; name: string } | undefined, number: string): HttpError {
+  const shown = parsePhoneNumberFromString(number)?.formatInternational() ?? number;
   return HttpError.field(
     409,
     'whatsapp_number',
     existing
-      ? `This number already belongs to contact ${existing.id} (${existing.name})`
+      ? `${shown} already belongs to ${existing.name}`
       : 'This number already belongs to another contact',
   );
+}
+
+/** Each name once, compared as tags are (case-insensitively); the first spelling wins. */
+function distinctNames(names: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const name of names) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  return [...seen.values()];
 }
 
 const notFound = () => HttpError.field(404, 'id', 'Contact not found');
 
 /** Contacts of one account (spec §2 Contacts): every method takes the account's internal id first. */
 export class ContactsService {
-  constructor(private readonly deps: { pool: Pool }) {}
+  /** Bulk tag changes, rename and delete (routes reach them through the contacts service). */
+  readonly tagging: TagsService;
+
+  constructor(private readonly deps: { pool: Pool }) {
+    this.tagging = new TagsService(deps);
+  }
 
   /**
    * One page. The unfiltered total comes from contact_counts (no count(*) over a million rows); a search is
    * counted exactly through the trigram index. A page past the end answers no rows, not an error.
    */
-  async list(wabaId: number, query: ContactListQuery): Promise<ContactPage> {
+  async list(wabaId: number, query: ContactFilterQuery): Promise<ContactPage> {
     const { pool } = this.deps;
     const limit = query.page_size;
     const offset = (query.page - 1) * limit;
     const search = query.search?.trim();
-    const patterns = search ? repo.searchPatterns(search) : undefined;
-    const count = patterns
-      ? await repo.countMatching(pool, wabaId, patterns)
+    const filter: repo.ContactFilter = {
+      patterns: search ? repo.searchPatterns(search) : undefined,
+      tagIds: query.tag_ids,
+      optedOut: query.opted_out,
+    };
+    const count = repo.isFiltered(filter)
+      ? await repo.countMatching(pool, wabaId, filter)
       : await repo.contactTotal(pool, wabaId);
-    const results = offset < count ? await repo.listContacts(pool, wabaId, { limit, offset, patterns }) : [];
+    const results = offset < count ? await repo.listContacts(pool, wabaId, { limit, offset, filter }) : [];
     return { count, results, hasNext: offset + limit < count };
   }
 
-  async create(wabaId: number, input: { customer_name: string; whatsapp_number: string }): Promise<Contact> {
-    const number = phoneNumber(input.whatsapp_number);
+  async create(wabaId: number, input: ContactInput): Promise<Contact> {
+    const number = phoneNumber(input);
     return withTransaction(this.deps.pool, async (db) => {
       await repo.lockContactWrites(db, wabaId, 'edit');
       const contact = await repo.insertContact(db, wabaId, { name: input.customer_name, number });
-      if (!contact) throw duplicate(await repo.findContactByNumber(db, wabaId, number));
+      if (!contact) throw duplicate(await repo.findContactByNumber(db, wabaId, number), number);
       await repo.adjustContactTotal(db, wabaId, 1);
-      return contact;
+      return this.withFormTags(db, wabaId, contact, input.tags);
     });
   }
 
-  async update(
-    wabaId: number,
-    input: { customer_id: number; customer_name: string; whatsapp_number: string },
-  ): Promise<Contact> {
-    const number = phoneNumber(input.whatsapp_number);
+  async update(wabaId: number, input: ContactInput & { customer_id: number }): Promise<Contact> {
+    const number = phoneNumber(input);
     try {
       return await withTransaction(this.deps.pool, async (db) => {
         await repo.lockContactWrites(db, wabaId, 'edit');
@@ -81,12 +108,24 @@ export class ContactsService {
           number,
         });
         if (!contact) throw notFound();
-        return contact;
+        return this.withFormTags(db, wabaId, contact, input.tags);
       });
     } catch (error) {
       if (uniqueViolation(error) === undefined) throw error;
-      throw duplicate(await repo.findContactByNumber(this.deps.pool, wabaId, number));
+      throw duplicate(await repo.findContactByNumber(this.deps.pool, wabaId, number), number);
     }
+  }
+
+  /** Sets the form's tags on the contact just written (and locked) in this transaction, when it sent any. */
+  private async withFormTags(
+    db: PoolClient,
+    wabaId: number,
+    contact: Contact,
+    tags: string[] | undefined,
+  ): Promise<Contact> {
+    if (tags === undefined) return contact;
+    await setContactTags(db, wabaId, contact.id, distinctNames(tags));
+    return (await repo.findContact(db, wabaId, contact.id))!;
   }
 
   async remove(wabaId: number, id: number): Promise<void> {

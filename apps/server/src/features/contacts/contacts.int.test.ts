@@ -74,8 +74,8 @@ describe('POST /recipient/create/', () => {
     const again = await create(headers, { customer_name: 'Second', whatsapp_number: '14155550100' });
     expect(again.statusCode).toBe(409);
     expect(again.json().errors[0].field).toBe('whatsapp_number');
-    expect(again.json().detail).toContain(`${first.id}`);
-    expect(again.json().detail).toContain('First');
+    expect(again.json().detail).toBe('+1 415 555 0100 already belongs to First');
+    expect(again.json().detail).not.toContain(`${first.id}`);
   });
 
   it('lets two accounts hold the same number', async () => {
@@ -125,7 +125,8 @@ describe('PUT /meta/customer/ and DELETE /recipient/{id}/', () => {
       whatsapp_number: '+14155550161',
     });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json().detail).toContain(`${one.id} (One)`);
+    expect(taken.json().detail).toBe('+1 415 555 0161 already belongs to One');
+    expect(taken.json().detail).not.toContain(`${one.id}`);
     const bad = await update(headers, { customer_id: two.id, customer_name: 'Two', whatsapp_number: '555' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('whatsapp_number');

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import {
   ContactColumnsResponseSchema,
   ContactCreateRequestSchema,
-  ContactListQuerySchema,
+  ContactFilterQuerySchema,
   ContactListResponseSchema,
   ContactSchema,
   ContactUpdateRequestSchema,
@@ -19,6 +19,7 @@ import { HttpError } from '../../http-error';
 import { malformedMultipartAsClientError } from '../../plugins/malformed-multipart';
 import { pageUrl } from '../../page-url';
 import type { ContactsService } from './contacts-service';
+import { tagRoutes } from './tag-routes';
 
 const DEFAULT_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
 
@@ -43,29 +44,37 @@ export function contactsRoutes(
     await app.register(multipart, {
       limits: { fileSize: importMaxBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 20 },
     });
+    await app.register(tagRoutes(contacts.tagging));
 
     app.get(
       '/recipient/create/',
       {
         schema: {
           tags: ['contacts'],
-          summary: 'One page of contacts, newest first; search matches name, number and e-mail',
-          querystring: ContactListQuerySchema,
+          summary:
+            'One page of contacts, newest first; search matches name, number and e-mail; tag_ids (any of ' +
+            'them) and opted_out narrow it',
+          querystring: ContactFilterQuerySchema,
           response: { 200: ContactListResponseSchema, ...errors },
         },
       },
       async (request) => {
         const query = request.query;
         const page = await contacts.list(request.waba!.id, query);
-        const search = query.search?.trim() || undefined;
+        // The links keep every filter, so following them pages through the same list.
+        const filters = {
+          search: query.search?.trim() || undefined,
+          tag_ids: query.tag_ids?.join(','),
+          opted_out: query.opted_out === undefined ? undefined : String(query.opted_out),
+        };
         return {
           count: page.count,
           next: page.hasNext
-            ? pageUrl(request, { page: query.page + 1, page_size: query.page_size, search })
+            ? pageUrl(request, { page: query.page + 1, page_size: query.page_size, ...filters })
             : null,
           previous:
             query.page > 1
-              ? pageUrl(request, { page: query.page - 1, page_size: query.page_size, search })
+              ? pageUrl(request, { page: query.page - 1, page_size: query.page_size, ...filters })
               : null,
           results: page.results,
         };
