@@ -39,6 +39,8 @@ grant usage on schema ${schemas} to ${role};
 grant select, insert, update, delete on all tables in schema ${schemas} to ${role};
 -- The migration ledger is the owner's alone.
 revoke all on table public.schema_migrations from ${role};
+-- …but for the versions applied, which /readyz compares with the build's (decision 044).
+grant select (version) on table public.schema_migrations to ${role};
 -- USAGE lets inserts draw ids (nextval), as the import does when it reserves ids per chunk.
 grant usage, select on all sequences in schema ${schemas} to ${role};
 grant execute on all functions in schema ${schemas} to ${role};
