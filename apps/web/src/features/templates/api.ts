@@ -1,4 +1,10 @@
-import type { TemplateDetail, TemplateListItem, TemplateListResponse, TemplateSort } from '@herald/contracts';
+import type {
+  TemplateDetail,
+  TemplateListItem,
+  TemplateListResponse,
+  TemplateSort,
+  TemplateSyncResponse,
+} from '@herald/contracts';
 import { api } from '../../lib/api';
 
 type TemplateListArgs = {
@@ -68,6 +74,11 @@ export const templatesApi = api.enhanceEndpoints({ addTagTypes: ['Templates'] })
       query: (id) => ({ url: `/meta/templates/${id}/submit/`, method: 'POST' }),
       invalidatesTags: ['Templates'],
     }),
+    /** POST /meta/templates/sync/: 'Refresh from Meta', every template's review state read again. */
+    syncTemplates: build.mutation<TemplateSyncResponse, void>({
+      query: () => ({ url: '/meta/templates/sync/', method: 'POST' }),
+      invalidatesTags: ['Templates'],
+    }),
     /** DELETE /meta/templates/ */
     deleteTemplate: build.mutation<unknown, TemplateDeleteArgs>({
       query: (body) => ({ url: '/meta/templates/', method: 'DELETE', body }),
@@ -88,6 +99,7 @@ export const {
   useCreateTemplateMutation,
   useUpdateTemplateMutation,
   useSubmitTemplateMutation,
+  useSyncTemplatesMutation,
   useDeleteTemplateMutation,
   useGetTemplateCustomerColumnsQuery,
 } = templatesApi;

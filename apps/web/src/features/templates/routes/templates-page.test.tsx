@@ -73,12 +73,80 @@ describe('Templates list (spec §2)', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Your Templates' })).toBeTruthy();
     expect(screen.getByText(/must follow WhatsApp's messaging guidelines/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Watch Tutorial' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Download templates' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Template settings' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Refresh from Meta' })).toBeTruthy();
+    // Decision 038: the settings icon is gone (template settings live in Settings › Message Settings).
+    expect(screen.queryByRole('button', { name: 'Template settings' })).toBeNull();
     expect(screen.getByRole('link', { name: 'New Template Message' }).getAttribute('href')).toBe(
       '/template/create-template',
     );
     expect(await screen.findByText('No templates yet. Create your first one.')).toBeTruthy();
+  });
+
+  it("'Watch Tutorial' opens the templates guide", async () => {
+    stubFetch(() => json(listPage([])));
+    renderRoute('/template', { preloadedState: signedIn });
+    fireEvent.click(screen.getByRole('button', { name: 'Watch Tutorial' }));
+    const dialog = screen.getByRole('dialog', { name: 'How templates work' });
+    expect(within(dialog).getAllByRole('listitem')[0]?.textContent).toMatch(/New Template Message/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Got it' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("'Refresh from Meta' posts /meta/templates/sync/, says what changed and reloads the list", async () => {
+    const success = vi.spyOn(toast, 'success');
+    let synced = false;
+    const fetchMock = stubFetch((request) => {
+      if (request.method === 'POST') {
+        synced = true;
+        return json({ checked: 4, updated: 2 });
+      }
+      return json(
+        listPage([listItem(1, { template_name: 'summer_sale', status: synced ? 'APPROVED' : 'PAUSED' })]),
+      );
+    });
+    renderRoute('/template', { preloadedState: signedIn });
+    await screen.findByText('PAUSED');
+    const button = screen.getByRole('button', { name: 'Refresh from Meta' });
+    fireEvent.click(button);
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    await screen.findByText('APPROVED');
+    expect(success).toHaveBeenCalledWith('2 templates updated from Meta.');
+    const post = fetchMock.requests().find((r) => r.method === 'POST')!;
+    expect(pathOf(post)).toBe('/meta/templates/sync/');
+    expect(listRequests(fetchMock)).toHaveLength(2);
+  });
+
+  it("'Refresh from Meta' says so when nothing changed, and toasts the server's message on failure", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const success = vi.spyOn(toast, 'success');
+    const error = vi.spyOn(toast, 'error');
+    let fail = false;
+    stubFetch((request) => {
+      if (request.method !== 'POST') return json(listPage([listItem(1)]));
+      return fail
+        ? json(
+            {
+              detail: 'The WhatsApp Cloud API could not be reached; try again.',
+              message: 'The WhatsApp Cloud API could not be reached; try again.',
+            },
+            502,
+          )
+        : json({ checked: 1, updated: 0 });
+    });
+    renderRoute('/template', { preloadedState: signedIn });
+    await screen.findByRole('link', { name: 'template_1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh from Meta' }));
+    await waitFor(() => expect(success).toHaveBeenCalledWith('Templates are up to date with Meta.'));
+    fail = true;
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Refresh from Meta' }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh from Meta' }));
+    await waitFor(() =>
+      expect(error).toHaveBeenCalledWith('The WhatsApp Cloud API could not be reached; try again.'),
+    );
   });
 
   it('hides the footer when the count is 0', async () => {
@@ -128,6 +196,29 @@ describe('Templates list (spec §2)', () => {
     );
     fireEvent.change(sort, { target: { value: 'oldest' } });
     await waitFor(() => expect(listRequests(fetchMock).at(-1)?.get('sort')).toBe('oldest'));
+  });
+
+  it('a new sort from page 2 reads page 1 in that order and shows its rows', async () => {
+    const fetchMock = stubFetch((request) => {
+      const params = new URL(request.url).searchParams;
+      const page = Number(params.get('page'));
+      const names = params.get('sort') === 'name' ? ['alpha', 'beta'] : [`latest_${page}`];
+      return json(
+        listPage(
+          names.map((name, i) => listItem(page * 10 + i, { template_name: name })),
+          25,
+          page,
+        ),
+      );
+    });
+    renderRoute('/template', { preloadedState: signedIn });
+    await screen.findByRole('link', { name: 'latest_1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('link', { name: 'latest_2' });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sorted by' }), { target: { value: 'name' } });
+    await screen.findByRole('link', { name: 'alpha' });
+    expect(listRequests(fetchMock).at(-1)?.toString()).toBe('page=1&page_size=10&sort=name');
+    expect(screen.getByLabelText('Page 1')).toBeTruthy();
   });
 
   it('deletes after the confirmation with {template_id, template_name} and reloads the page', async () => {

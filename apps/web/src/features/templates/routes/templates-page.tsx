@@ -3,13 +3,19 @@ import { Link } from 'react-router';
 import toast from 'react-hot-toast';
 import { TEMPLATE_SORTS, TEMPLATE_SORT_LABELS } from '@herald/contracts';
 import type { TemplateListItem, TemplateSort } from '@herald/contracts';
-import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
-import { DownloadIcon, PlusIcon, SettingsIcon } from '../../../components/icons';
+import { primaryButtonClass } from '../../../components/button-classes';
+import { PlusIcon, RefreshIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { SearchOnEnter } from '../../../components/search-on-enter';
+import { WatchTutorialButton } from '../../../components/watch-tutorial-button';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
-import { templatesApi, useGetTemplatesQuery, useSubmitTemplateMutation } from '../api';
+import {
+  templatesApi,
+  useGetTemplatesQuery,
+  useSubmitTemplateMutation,
+  useSyncTemplatesMutation,
+} from '../api';
 import { DeleteTemplateDialog } from '../components/delete-template-dialog';
 import { TemplatesPagination } from '../components/templates-pagination';
 import { TemplatesTable } from '../components/templates-table';
@@ -21,7 +27,7 @@ const PAGE_SIZE = 10;
 const PENDING_POLL_MS = 3000;
 
 const iconButtonClass =
-  'rounded-lg border border-slate-300 bg-white p-2 text-slate-600 shadow-xs transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600';
+  'rounded-lg border border-slate-300 bg-white p-2 text-slate-600 shadow-xs transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 disabled:cursor-wait disabled:opacity-60';
 
 /** Spec §2 Templates list (/template). */
 export function TemplatesPage() {
@@ -32,6 +38,7 @@ export function TemplatesPage() {
   const [sort, setSort] = useState<TemplateSort>('latest');
   const [deleting, setDeleting] = useState<TemplateListItem | null>(null);
   const [submitTemplate, { isLoading: submitting, originalArgs: submittingId }] = useSubmitTemplateMutation();
+  const [syncTemplates, { isLoading: syncing }] = useSyncTemplatesMutation();
 
   const args = { page, pageSize: PAGE_SIZE, search, sort, wabaId };
   // The cached page decides whether to poll: only while one of its rows is PENDING.
@@ -59,6 +66,21 @@ export function TemplatesPage() {
     }
   }
 
+  // Review webhooks normally keep statuses current; this re-reads them when one was missed (decision 038).
+  async function handleRefresh() {
+    try {
+      const { updated } = await syncTemplates().unwrap();
+      toast.success(
+        updated === 0
+          ? 'Templates are up to date with Meta.'
+          : `${updated} ${updated === 1 ? 'template' : 'templates'} updated from Meta.`,
+      );
+    } catch (syncError) {
+      console.error('Refreshing templates from Meta failed', syncError);
+      toast.error(errorText(syncError));
+    }
+  }
+
   return (
     <>
       <PageHeader
@@ -66,19 +88,16 @@ export function TemplatesPage() {
         description="Message templates must follow WhatsApp's messaging guidelines and are reviewed by Meta before use."
         actions={
           <>
-            <button type="button" className={secondaryButtonClass}>
-              Watch Tutorial
-            </button>
+            <WatchTutorialButton guide="templates" />
             <button
               type="button"
-              aria-label="Download templates"
-              title="Download"
+              aria-label="Refresh from Meta"
+              title="Refresh from Meta"
               className={iconButtonClass}
+              disabled={syncing}
+              onClick={() => void handleRefresh()}
             >
-              <DownloadIcon width={18} height={18} />
-            </button>
-            <button type="button" aria-label="Template settings" title="Settings" className={iconButtonClass}>
-              <SettingsIcon width={18} height={18} />
+              <RefreshIcon width={18} height={18} className={syncing ? 'animate-spin' : ''} />
             </button>
           </>
         }
