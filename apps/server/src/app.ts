@@ -5,6 +5,7 @@ import type { Pool } from './db/pool';
 import { AuthService } from './features/auth/auth-service';
 import { BroadcastsService } from './features/broadcasts/broadcasts-service';
 import { broadcastsRoutes } from './features/broadcasts/routes';
+import { testSendRoutes } from './features/broadcasts/test-send-routes';
 import { authRoutes } from './features/auth/routes';
 import { ContactsService } from './features/contacts/contacts-service';
 import { contactsRoutes } from './features/contacts/routes';
@@ -17,6 +18,7 @@ import { SettingsService } from './features/settings/settings-service';
 import { numbersRoutes } from './features/numbers/routes';
 import { templatesRoutes } from './features/templates/routes';
 import { TemplatesService } from './features/templates/templates-service';
+import { templateSyncRoutes } from './features/templates/templates-sync';
 import { webhookRoutes } from './features/webhooks/routes';
 import { createWebhookProcessor } from './features/webhooks/create-webhook-processor';
 import type { WebhookProcessor } from './features/webhooks/webhook-processor';
@@ -27,6 +29,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { answerFrameworkError, registerInputGuard } from './plugins/input-guard';
 import { registerCors } from './plugins/cors';
 import { registerOpenApi } from './plugins/openapi';
+import { registerRequestId, requestId } from './plugins/request-id';
 import {
   fixedSecurityHeaders,
   registerSecurityHeaders,
@@ -58,6 +61,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   const app = Fastify({
     logger: logger ? heraldLoggerOptions(config.LOG_LEVEL, logger === true ? undefined : logger) : false,
     trustProxy: config.TRUST_PROXY,
+    genReqId: requestId,
     // Never let a hung client hold a socket forever, yet leave a 100 MB contact import (read only as fast as
     // it is imported) the minutes it needs.
     requestTimeout: 10 * 60_000,
@@ -72,6 +76,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   // First, so that every answer (routes, 404s, errors) carries the headers.
   await registerSecurityHeaders(app, config);
   await registerCors(app, config.CORS_ORIGINS);
+  registerRequestId(app);
   registerErrorHandler(app);
   registerInputGuard(app);
   await registerOpenApi(app);
@@ -112,7 +117,16 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
       contactsRoutes(new ContactsService({ pool }), { importMaxBytes: config.IMPORT_MAX_BYTES }),
     );
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
+    await scope.register(templateSyncRoutes({ pool, graph, secrets: secretBox }));
     await scope.register(broadcastsRoutes(new BroadcastsService({ pool })));
+    await scope.register(
+      testSendRoutes({
+        pool,
+        secrets: secretBox,
+        graphApiBase: config.graphApiBase,
+        graphApiVersion: config.GRAPH_API_VERSION,
+      }),
+    );
     await scope.register(dashboardRoutes(new DashboardService(pool), pool));
     await scope.register(
       settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),

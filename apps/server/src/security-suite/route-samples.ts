@@ -61,6 +61,14 @@ export const samplePayloads: Record<string, BodySample> = {
       phone_number_id: String(pick('phoneNumber')),
     },
   }),
+  'POST /broadcast/test/': (pick, context) => ({
+    json: {
+      template_id: pick('template'),
+      phone_number_id: String(pick('phoneNumber')),
+      contact_id: pick('contact'),
+      to: `+1415559${context.unique()}`,
+    },
+  }),
   // The bell's "seen" mark: no ids, only the business header scopes it.
   'POST /dashboard/header/seen': () => ({ json: {} }),
   // The account's settings: no ids, only the business header scopes them.

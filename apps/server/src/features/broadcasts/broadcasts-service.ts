@@ -19,6 +19,7 @@ import {
   requestAudience,
   sendingNumber,
 } from './broadcast-estimate';
+import { historyCsv, reportCsv } from './broadcast-export';
 import { listBroadcasts } from './broadcast-list';
 import { readBroadcastReport } from './broadcast-report';
 import { LOCKED } from './message-settle';
@@ -81,8 +82,9 @@ export class BroadcastsService {
         JSON.stringify(
           source.kind === 'list'
             ? {
-                type: 'broadcast_recipients',
-                broadcast_id: request.audience!.broadcast_id,
+                // 'list': the report describes it as a list from an earlier broadcast (decision 037).
+                type: 'list',
+                from_broadcast_id: request.audience!.broadcast_id,
                 filter: request.audience!.filter,
                 contact_ids: source.contactIds,
                 percentage,
@@ -121,6 +123,16 @@ export class BroadcastsService {
   /** One broadcast's delivery report (broadcast-report.ts); 404 for another account's. */
   report(waba: OwnedWaba, id: number, query: BroadcastReportQuery, pageUrl: (page: number) => string) {
     return readBroadcastReport(this.deps.pool, waba, id, query, pageUrl);
+  }
+
+  /** GET /broadcast/export.csv: the history's list as CSV (broadcast-export.ts). */
+  exportHistory(waba: OwnedWaba, query: Omit<BroadcastListQuery, 'page'>) {
+    return historyCsv(this.deps.pool, waba, query);
+  }
+
+  /** GET /broadcast/{id}/recipients/export.csv: the report's recipients as CSV, streamed (broadcast-export.ts). */
+  exportReport(waba: OwnedWaba, id: number, query: Omit<BroadcastReportQuery, 'page'>) {
+    return reportCsv(this.deps.pool, waba, id, query);
   }
 
   /**
