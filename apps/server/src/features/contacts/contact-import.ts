@@ -1,6 +1,7 @@
 import { finished } from 'node:stream/promises';
 import { parse, type Parser } from 'csv-parse';
-import type { ImportResult, ImportRowError } from '@herald/contracts';
+import { DefaultCountrySchema } from '@herald/contracts';
+import type { ImportResult, ImportRowError, PhoneCountry } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Pool } from '../../db/pool';
@@ -18,6 +19,7 @@ import {
 } from './import-rows';
 import { recordImportEvent } from '../dashboard/account-events';
 import { CopyBuffer } from './copy-buffer';
+import { CsvDecoder } from './csv-decoder';
 import { NumberLineReader, numberKey, NumberSet } from './number-set';
 import { csvMessage, drain, isCsvError, readHead, type UploadStream } from './csv-upload';
 
@@ -72,6 +74,7 @@ export class ContactImport {
   private client: PoolClient | undefined;
   private tagId: number | undefined;
   private earlyTag: string | undefined;
+  private defaultCountry: PhoneCountry | undefined;
   private header: ImportHeader | undefined;
   private numbers = new NumberSet();
   private idSequence = '';
@@ -87,6 +90,18 @@ export class ContactImport {
   /** A tag known before the file arrives tags each chunk as it is written; one sent after it, at commit. */
   setTag(name: string): void {
     if (!this.client) this.earlyTag = name;
+  }
+
+  /**
+   * The country a number without one is read in ('0151 12340016' with DE). Rows are checked as they arrive,
+   * so it must come before the file; answers what is wrong with it, if anything.
+   */
+  setDefaultCountry(value: string): string | null {
+    if (this.client) return 'default_country must be sent before the file';
+    const country = DefaultCountrySchema.safeParse(value);
+    if (!country.success) return country.error.issues[0]!.message;
+    this.defaultCountry = country.data;
+    return null;
   }
 
   async load(file: UploadStream): Promise<ImportOutcome> {
@@ -137,7 +152,7 @@ export class ContactImport {
           continue;
         }
         if (isBlankRecord(record)) continue;
-        const checked = validateRow(record, this.header);
+        const checked = validateRow(record, this.header, this.defaultCountry);
         if (checked.errors) {
           badRows += 1;
           if (errors.length < MAX_REPORTED_ROWS) errors.push({ row, errors: checked.errors });
@@ -363,9 +378,13 @@ export class ContactImport {
     await client.query('truncate import_chunk, import_before');
   }
 
-  /** Waits for the header line, picks its delimiter, and feeds the upload to a parser with backpressure. */
+  /**
+   * Waits for the header line, picks its delimiter, and feeds the upload to a parser with backpressure,
+   * decoded from the encoding the file was saved in (CsvDecoder).
+   */
   private async parserFor(file: UploadStream): Promise<Parser> {
-    const head = await readHead(file);
+    const decoder = new CsvDecoder();
+    const head = decoder.write(await readHead(file));
     const parser = parse({
       bom: true,
       delimiter: detectDelimiter(head.toString('utf8')),
@@ -380,18 +399,21 @@ export class ContactImport {
     parser.once('close', () => {
       stopped = true;
     });
-    const write = (chunk: Buffer) => {
-      if (stopped) return;
-      if (!parser.write(chunk)) {
+    const write = (bytes: Buffer) => {
+      if (stopped || bytes.length === 0) return;
+      if (!parser.write(bytes)) {
         file.pause();
         parser.once('drain', () => file.resume());
       }
     };
     if (head.length) write(head);
-    if (file.readableEnded) parser.end();
-    else {
-      file.on('data', write);
+    if (file.readableEnded) {
+      write(decoder.end());
+      parser.end();
+    } else {
+      file.on('data', (chunk: Buffer) => write(decoder.write(chunk)));
       file.once('end', () => {
+        write(decoder.end());
         if (!stopped) parser.end();
       });
       file.once('error', (error) => parser.destroy(error));

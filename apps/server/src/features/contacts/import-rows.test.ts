@@ -8,6 +8,7 @@ import {
   isBlankRecord,
   providedColumns,
   readHeader,
+  UNREADABLE_TEXT_RULE,
   validateRow,
 } from './import-rows';
 
@@ -156,5 +157,28 @@ describe('columnName and searchPatterns', () => {
     expect(searchPatterns('100%_a\\b')).toEqual(['%100\\%\\_a\\\\b%']);
     expect(searchPatterns('+1 (415) 555')).toEqual(['%+1 (415) 555%', '%1415555%']);
     expect(searchPatterns('4155')).toEqual(['%4155%']);
+  });
+});
+
+describe('validateRow: unreadable characters and national numbers (issue 17)', () => {
+  it('refuses a cell holding U+FFFD, naming its column, and a header holding one', () => {
+    expect(validateRow(['Jos\uFFFD', '+14155550123', '', '', '', '', ''], FULL)).toEqual({
+      errors: [`name ${UNREADABLE_TEXT_RULE}`],
+    });
+    expect(readHeader(['name', 'number', 'R\uFFFDgion'])).toEqual({
+      errors: [`column 3 ${UNREADABLE_TEXT_RULE}`],
+    });
+  });
+
+  it('reads a number without its country code in the default country, and only then', () => {
+    const row = ['Lena', '0151 12340016'];
+    const NAMES = header(['name', 'number']);
+    expect(validateRow(row, NAMES, 'DE')).toMatchObject({ row: { number: '+4915112340016' } });
+    expect(validateRow(row, NAMES)).toMatchObject({
+      errors: [expect.stringContaining("number '0151 12340016' is not valid")],
+    });
+    expect(validateRow(['Ana', '+44 7911 123456'], NAMES, 'DE')).toMatchObject({
+      row: { number: '+447911123456' },
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { EMAIL_PATTERN, isSafeText, normalizePhoneNumber, UNSAFE_TEXT_RULE } from '@herald/contracts';
+import type { PhoneCountry } from '@herald/contracts';
+import { REPLACEMENT_CHARACTER } from './csv-decoder';
 
 /** Spec §3: the import's own columns. `whatsapp_number` is accepted for `number` (it is what /cols lists). */
 const KNOWN_COLUMNS = ['name', 'number', 'age', 'gender', 'address', 'post_code', 'email'] as const;
@@ -14,6 +16,16 @@ const MAX_LENGTH: Record<Exclude<KnownColumn, 'age' | 'number'>, number> = {
 };
 const MAX_EXTRA_LENGTH = 1_000;
 const MAX_EXTRA_COLUMNS = 50;
+
+/** What a row holding U+FFFD is told: its bytes were no text in the encoding the file was read in. */
+export const UNREADABLE_TEXT_RULE =
+  "has a character that could not be read; save the file as 'CSV UTF-8' and import it again";
+
+/** The problem with one cell's text, if any: a NUL or control character, or an unreadable character. */
+function textProblem(value: string): string | null {
+  if (!isSafeText(value)) return UNSAFE_TEXT_RULE;
+  return value.includes(REPLACEMENT_CHARACTER) ? UNREADABLE_TEXT_RULE : null;
+}
 
 export interface ImportHeader {
   columns: Partial<Record<KnownColumn, number>>;
@@ -53,7 +65,8 @@ export function readHeader(record: string[]): { header: ImportHeader } | { error
   const names: string[] = [];
   record.forEach((raw, index) => {
     // Checked like every other cell: Postgres cannot hold a NUL, wherever it is in the file.
-    if (!isSafeText(raw)) errors.push(`column ${index + 1} ${UNSAFE_TEXT_RULE}`);
+    const problem = textProblem(raw);
+    if (problem) errors.push(`column ${index + 1} ${problem}`);
     const name = columnName(raw);
     names.push(name || `column ${index + 1}`);
     if (!name) {
@@ -89,16 +102,19 @@ export function isBlankRecord(record: string[]): boolean {
   return record.every((value) => value.trim() === '');
 }
 
-/** Checks one data row against spec §5; answers the row to store or every problem with it. */
+/**
+ * Checks one data row against spec §5; answers the row to store or every problem with it. A number without
+ * its country code is read in `defaultCountry` when one is given.
+ */
 export function validateRow(
   record: string[],
   header: ImportHeader,
+  defaultCountry?: PhoneCountry,
 ): { row: ImportRow; errors?: undefined } | { errors: string[] } {
   const errors: string[] = [];
   for (let index = 0; index < record.length; index += 1) {
-    if (!isSafeText(record[index]!)) {
-      errors.push(`${header.names[index] ?? `column ${index + 1}`} ${UNSAFE_TEXT_RULE}`);
-    }
+    const problem = textProblem(record[index]!);
+    if (problem) errors.push(`${header.names[index] ?? `column ${index + 1}`} ${problem}`);
   }
   if (record.length > header.width && record.slice(header.width).some((value) => value.trim() !== '')) {
     errors.push(`The row has ${record.length} values but the header has ${header.width} columns`);
@@ -120,7 +136,7 @@ export function validateRow(
   let number = '';
   if (!rawNumber) errors.push('number is required');
   else {
-    const phone = normalizePhoneNumber(rawNumber);
+    const phone = normalizePhoneNumber(rawNumber, defaultCountry);
     if (phone.ok) number = phone.e164;
     else errors.push(`number '${rawNumber.slice(0, 40)}' is not valid: ${phone.message}`);
   }

@@ -152,10 +152,12 @@ export function contactsRoutes(
       {
         schema: {
           tags: ['contacts'],
-          summary: 'Import a CSV (multipart: tag, then file): all rows or none',
+          summary: 'Import a CSV (multipart: tag and default_country, then file): all rows or none',
           description:
             'Columns name, number, age, gender, address, post_code, email; others become attributes. ' +
-            'Rows are numbered as a spreadsheet shows them: the header is row 1, the first contact row 2.',
+            'Rows are numbered as a spreadsheet shows them: the header is row 1, the first contact row 2. ' +
+            'default_country (ISO code, e.g. DE) reads numbers written without their country code. ' +
+            'The file may be UTF-8, UTF-16 with a byte-order mark, or Windows-1252.',
           consumes: ['multipart/form-data'],
           response: {
             201: ImportResultSchema,
@@ -178,6 +180,11 @@ export function contactsRoutes(
           try {
             for await (const part of request.parts()) {
               if (part.type === 'field') {
+                if (part.fieldname === 'default_country' && typeof part.value === 'string') {
+                  const refused = session.setDefaultCountry(part.value);
+                  if (refused) problem ??= HttpError.field(400, 'default_country', refused);
+                  continue;
+                }
                 if (part.fieldname === 'tag' && !sawTag && typeof part.value === 'string') {
                   sawTag = true;
                   const unsafe = findUnsafeInput(part.value, 'tag');
