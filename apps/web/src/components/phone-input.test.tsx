@@ -1,10 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { PhoneInput } from './phone-input';
 
-function renderInput(defaultValue?: string) {
+function renderInput(defaultValue?: string, defaultCountry?: 'DE' | 'US') {
   const onChange = vi.fn();
-  render(<PhoneInput label="WhatsApp Number" defaultValue={defaultValue} onChange={onChange} />);
+  render(
+    <PhoneInput
+      label="WhatsApp Number"
+      defaultValue={defaultValue}
+      defaultCountry={defaultCountry}
+      onChange={onChange}
+    />,
+  );
   return {
     onChange,
     input: screen.getByLabelText('WhatsApp Number') as HTMLInputElement,
@@ -56,5 +63,30 @@ describe('PhoneInput (spec §5, §9)', () => {
     fireEvent.change(input, { target: { value: '(415' } });
     fireEvent.change(input, { target: { value: '(415' } });
     expect(onChange).toHaveBeenLastCalledWith('+141');
+  });
+
+  it('picks United Kingdom for +44 as it is typed, not Guernsey (issue 17)', () => {
+    const { input, country } = renderInput();
+    fireEvent.change(input, { target: { value: '+44' } });
+    expect(country.value).toBe('GB');
+    fireEvent.change(input, { target: { value: '+44 7400 123456' } });
+    expect(country.value).toBe('GB');
+  });
+
+  it('shows a UK contact as GB, an incomplete +44 number too; a Jersey or Canadian number keeps its own', () => {
+    expect(renderInput('+447400123456').country.value).toBe('GB');
+    cleanup();
+    expect(renderInput('+4415112340016').country.value).toBe('GB');
+    cleanup();
+    expect(renderInput('+441534123456').country.value).toBe('JE');
+    cleanup();
+    expect(renderInput('+14165550123').country.value).toBe('CA');
+  });
+
+  it('reads a number written the national way in the default country', () => {
+    const { input, country, onChange } = renderInput(undefined, 'DE');
+    expect(country.value).toBe('DE');
+    fireEvent.change(input, { target: { value: '0151 12340016' } });
+    expect(onChange).toHaveBeenLastCalledWith('+4915112340016');
   });
 });

@@ -6,6 +6,7 @@ import {
   parsePhoneNumberFromString,
 } from 'libphonenumber-js';
 import type { CountryCode } from 'libphonenumber-js';
+import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { ChevronDownIcon } from './icons';
 
 /** Spec §9: a phone number has at most 15 digits, country code included (E.164). */
@@ -44,7 +45,20 @@ function toE164(digits: string, country: CountryCode): string {
   return parsePhoneNumberFromString(digits, country)?.number ?? `+${getCountryCallingCode(country)}${digits}`;
 }
 
-/** A number that starts with '+': its country (keeping `preferred` when it shares the code) and national digits. */
+/**
+ * The country to show for a number of `callingCode`: the number's own country when it is complete and valid
+ * (a Jersey or Canadian number shows JE or CA); else `preferred` when it shares the code (the user chose it);
+ * otherwise the code's main country ('+44' → United Kingdom, not Guernsey; '+1' → United States).
+ */
+function countryFor(callingCode: string, national: string, preferred: CountryCode): CountryCode | undefined {
+  const parsed = national ? parsePhoneNumberFromString(`+${callingCode}${national}`) : undefined;
+  if (parsed?.isValid() && parsed.country) return parsed.country;
+  if (getCountryCallingCode(preferred) === callingCode) return preferred;
+  const mains = phoneMetadata.country_calling_codes as Record<string, string[] | undefined>;
+  return mains[callingCode]?.[0] as CountryCode | undefined;
+}
+
+/** A number that starts with '+': its country (see countryFor) and national digits. */
 function readInternational(
   text: string,
   preferred: CountryCode,
@@ -53,13 +67,10 @@ function readInternational(
   typer.input(text);
   const callingCode = typer.getCallingCode();
   if (!callingCode) return null;
-  const country =
-    typer.getCountry() ??
-    (getCountryCallingCode(preferred) === callingCode
-      ? preferred
-      : allCountries().find((option) => option.callingCode === callingCode)?.code);
+  const digits = typer.getNationalNumber();
+  const country = countryFor(callingCode, digits, preferred);
   if (!country) return null;
-  return { country, digits: typer.getNationalNumber() };
+  return { country, digits };
 }
 
 /** A complete number in its national form ('020 7946 0958'); a partial one formatted as far as it goes. */
@@ -71,7 +82,8 @@ function formatNational(digits: string, country: CountryCode): string {
 
 function initialState(value: string, fallback: CountryCode): { country: CountryCode; digits: string } {
   const parsed = value ? parsePhoneNumberFromString(value) : undefined;
-  if (parsed?.country) return { country: parsed.country, digits: parsed.nationalNumber };
+  const country = parsed && countryFor(parsed.countryCallingCode, parsed.nationalNumber, fallback);
+  if (parsed && country) return { country, digits: parsed.nationalNumber };
   return (value && readInternational(value, fallback)) || { country: fallback, digits: '' };
 }
 
