@@ -43,6 +43,10 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port(3000),
   SANDBOX_PORT: port(8787),
+  /** The worker's own HTTP port: /healthz, /readyz and /metrics of `herald work` (decision 044). */
+  WORKER_PORT: port(3001),
+  /** A bearer token that lets Prometheus read /metrics from another machine; unset, only loopback may. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   EMBEDDED_PG_PORT: port(54329),
   DATABASE_URL: postgresUrl.optional(),
   /** The schema owner's URL, for migrations only (docs/production.md); DATABASE_URL is then the app role's. */
