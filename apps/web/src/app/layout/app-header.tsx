@@ -8,6 +8,7 @@ import { clearWabaAccounts } from '../../features/accounts/waba-slice';
 import { LogoutIcon, MenuIcon } from '../../components/icons';
 import { useAppDispatch } from '../hooks';
 import { PersistorContext } from '../persistor-context';
+import { BetaBadge } from './account-appearance';
 import { AccountSelector } from './account-selector';
 import { useHeaderRefreshOnNavigation } from './header-figures';
 import { NAV_DRAWER_ID } from './nav-items';
@@ -64,6 +65,7 @@ export function AppHeader({ title, navOpen, menuButtonRef, onOpenNav }: AppHeade
         {title}
       </p>
       <div className="ml-auto flex items-center gap-2 sm:gap-3">
+        <BetaBadge />
         <AccountSelector />
         <NotificationBell />
         <button

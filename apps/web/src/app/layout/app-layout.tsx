@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Outlet } from 'react-router';
 import { PageLoading } from '../page-loading';
 import { usePageTitle } from '../page-title';
+import { useAccountTheme } from './account-appearance';
 import { AppHeader } from './app-header';
 import { Breadcrumb } from './breadcrumb';
 import { NAV_DRAWER_ID } from './nav-items';
@@ -13,6 +14,7 @@ export function AppLayout() {
   const [navOpen, setNavOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const drawerRef = useRef<HTMLElement>(null);
+  useAccountTheme();
 
   // Issue 19: on a phone the navigation is a drawer over the page. Escape closes it like any menu and gives
   // focus back to the button that opened it, so a keyboard user is not left on a link that just disappeared.

@@ -1,24 +1,79 @@
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettingsResponse } from '@herald/contracts';
 import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
+import { secondaryButtonClass } from '../../../components/button-classes';
+import { FormAlert } from '../../../components/form-alert';
 import { PageHeader } from '../../../components/page-header';
+import { useSelectedAccountSettings } from '../../../lib/account-settings-api';
+import { errorText } from '../../../lib/error-text';
 import { WhatsAppAccountsPanel } from '../../accounts/components/whatsapp-accounts-panel';
-import {
-  AccountSettingsPanel,
-  CustomerSettingsPanel,
-  MessageSettingsPanel,
-  OtherSettingsPanel,
-} from '../components/static-settings-panels';
+import { CustomerSettingsPanel } from '../components/customer-settings-panel';
+import { MessageSettingsPanel } from '../components/message-settings-panel';
+import { OtherSettingsPanel } from '../components/other-settings-panel';
+import { AccountSettingsPanel } from '../components/static-settings-panels';
 
-type Tab = { label: string; render: () => ReactNode };
+/** What a saved-per-account tab needs: the selected account and its stored settings. */
+type AccountContext = { wabaId: string | null; stored: AccountSettingsResponse | null };
+
+type Tab = {
+  label: string;
+  /** True for the tabs whose values are the account's stored settings (they wait for the read). */
+  stored?: boolean;
+  render: (context: AccountContext) => ReactNode;
+};
 
 /** Spec §2: the five tabs, in order. */
 export const SETTINGS_TABS: readonly Tab[] = [
-  { label: 'Message Settings', render: () => <MessageSettingsPanel /> },
-  { label: 'Customer Settings', render: () => <CustomerSettingsPanel /> },
+  {
+    label: 'Message Settings',
+    stored: true,
+    render: ({ wabaId, stored }) => (
+      <MessageSettingsPanel wabaId={wabaId} stored={stored?.settings ?? DEFAULT_ACCOUNT_SETTINGS} />
+    ),
+  },
+  {
+    label: 'Customer Settings',
+    stored: true,
+    render: ({ wabaId, stored }) => (
+      <CustomerSettingsPanel
+        wabaId={wabaId}
+        stored={stored?.settings ?? DEFAULT_ACCOUNT_SETTINGS}
+        mailServerConfigured={stored?.mail_server_configured ?? false}
+      />
+    ),
+  },
   { label: 'Account Settings', render: () => <AccountSettingsPanel /> },
   { label: 'WhatsApp Accounts', render: () => <WhatsAppAccountsPanel /> },
-  { label: 'Other Settings', render: () => <OtherSettingsPanel /> },
+  {
+    label: 'Other Settings',
+    stored: true,
+    render: ({ wabaId, stored }) => (
+      <OtherSettingsPanel wabaId={wabaId} stored={stored?.settings ?? DEFAULT_ACCOUNT_SETTINGS} />
+    ),
+  },
 ];
+
+/** The stored tabs wait for the account's settings, so their controls never show a value that is not saved. */
+function StoredTab({ tab }: { tab: Tab }) {
+  const { wabaId, data, isLoading, isError, error, refetch } = useSelectedAccountSettings();
+  if (wabaId === null) return tab.render({ wabaId, stored: null });
+  if (isLoading) return <p className="py-8 text-center text-sm text-slate-500">Loading settings...</p>;
+  if (isError || !data) {
+    return (
+      <div className="space-y-3">
+        <FormAlert>
+          The settings could not be loaded:{' '}
+          {isError ? errorText(error) : 'the server answered something else'}
+        </FormAlert>
+        <button type="button" className={secondaryButtonClass} onClick={() => void refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  // Keyed by account: another account's values never linger in the controls.
+  return <div key={data.waba_id}>{tab.render({ wabaId, stored: data })}</div>;
+}
 
 export function SettingsPage() {
   const [active, setActive] = useState(0);
@@ -77,7 +132,7 @@ export function SettingsPage() {
           aria-labelledby={`${baseId}-tab-${active}`}
           className="p-6"
         >
-          {current?.render()}
+          {current?.stored ? <StoredTab tab={current} /> : current?.render({ wabaId: null, stored: null })}
         </div>
       </div>
     </>

@@ -9,7 +9,7 @@ import {
   TEMPLATE_UI_TEXT,
   validateTemplatePayload,
 } from '@herald/contracts';
-import type { RenumberNotice, TemplateFieldError } from '@herald/contracts';
+import type { RenumberNotice, TemplateFieldError, TemplateLanguageCode } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { useAppSelector } from '../../../app/hooks';
@@ -35,6 +35,8 @@ type TemplateFormProps = {
   initial: TemplateFormState;
   /** Lock name and language (a template Meta already has keeps them). */
   lockIdentity?: boolean;
+  /** The account's default language (Message Settings): it arrives after the form shows. */
+  defaultLanguage?: TemplateLanguageCode | null;
 } & ({ mode: 'create' } | { mode: 'edit'; templateId: string });
 
 /** Field names of the server's errors that the form shows under another name. */
@@ -82,6 +84,14 @@ export function TemplateForm(props: TemplateFormProps) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [focusRequest, setFocusRequest] = useState(0);
   const [notice, setNotice] = useState<{ text: RenumberNotice } | null>(null);
+
+  // The default language fills the field until the user picks one; a later answer never undoes a choice.
+  const languageChosen = useRef(false);
+  const { defaultLanguage } = props;
+  useEffect(() => {
+    if (!defaultLanguage || languageChosen.current) return;
+    setState((current) => ({ ...current, selectedLanguage: defaultLanguage }));
+  }, [defaultLanguage]);
 
   const wabaId = useAppSelector((s) => s.waba.selectedWabaAccount?.waba_id ?? null);
   const columnsQuery = useGetTemplateCustomerColumnsQuery(wabaId);
@@ -136,6 +146,7 @@ export function TemplateForm(props: TemplateFormProps) {
   }
 
   function change(patch: Partial<TemplateFormState>) {
+    if (patch.selectedLanguage !== undefined) languageChosen.current = true;
     setState((current) => ({ ...current, ...patch }));
     setServerErrors({});
   }
