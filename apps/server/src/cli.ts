@@ -79,6 +79,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
         unconfirmedTimeoutSeconds: config.MESSAGE_OUTCOME_TIMEOUT_SECONDS,
         marketingLimitRetries: config.MARKETING_LIMIT_RETRIES,
       },
+      mail: { smtpUrl: config.SMTP_URL, from: config.SMTP_FROM },
     });
     stopOnSignal(async () => {
       await worker.stop();

@@ -1,4 +1,6 @@
 import PgBoss from 'pg-boss';
+import { BROADCAST_MAIL_QUEUE } from '../features/notifications/broadcast-mail';
+import { RETENTION_QUEUE } from '../features/retention/data-retention';
 import { HEARTBEAT_QUEUE } from './heartbeat';
 
 /** pg-boss's schema (its default name, stated here because the app role's grants name it). */
@@ -15,7 +17,13 @@ const SCHEDULE_QUEUE = '__pgboss__send-it';
  * application role may not do, so each queue is created here, by the owner, at migrate time; the worker's
  * own createQueue calls then find them and change nothing.
  */
-export const JOB_QUEUES = [HEARTBEAT_QUEUE, WEBHOOK_SWEEP_QUEUE, SCHEDULE_QUEUE] as const;
+export const JOB_QUEUES = [
+  HEARTBEAT_QUEUE,
+  WEBHOOK_SWEEP_QUEUE,
+  RETENTION_QUEUE,
+  BROADCAST_MAIL_QUEUE,
+  SCHEDULE_QUEUE,
+] as const;
 
 /**
  * Creates or upgrades pg-boss's schema and Herald's queues, as the database owner (part of `migrate`), so

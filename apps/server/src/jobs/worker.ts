@@ -3,6 +3,12 @@ import PgBoss from 'pg-boss';
 import { BroadcastEngine } from '../features/broadcasts/broadcast-engine';
 import { startEngineLoop } from '../features/broadcasts/engine-loop';
 import { MessageSender } from '../features/broadcasts/message-sender';
+import {
+  BroadcastMailer,
+  BROADCAST_MAIL_CRON,
+  BROADCAST_MAIL_QUEUE,
+} from '../features/notifications/broadcast-mail';
+import { removeExpiredData, RETENTION_CRON, RETENTION_QUEUE } from '../features/retention/data-retention';
 import { SecretBox } from '../security/secret-box';
 import type { Pool } from '../db/pool';
 import { createWebhookProcessor } from '../features/webhooks/create-webhook-processor';
@@ -34,6 +40,8 @@ export async function startWorker(options: {
     unconfirmedTimeoutSeconds?: number;
     marketingLimitRetries?: number;
   };
+  /** The broadcast-completed e-mail (SMTP_URL, SMTP_FROM); without smtpUrl none is sent. */
+  mail?: { smtpUrl?: string; from: string };
 }): Promise<Worker> {
   const workerId = `${hostname()}:${process.pid}`;
   // migrate: false — pg-boss only checks its schema version; an outdated schema stops the worker with
@@ -57,6 +65,31 @@ export async function startWorker(options: {
     await webhooks.drainAll();
   });
   await boss.schedule(WEBHOOK_SWEEP_QUEUE, '* * * * *');
+
+  // Customer Settings' retention, daily; each run deletes in short batches (decision 041).
+  await boss.createQueue(RETENTION_QUEUE);
+  await boss.work(RETENTION_QUEUE, async () => {
+    const run = await removeExpiredData(options.pool);
+    if (run.messages + run.replies > 0)
+      console.log(`worker: retention removed ${run.messages} message rows and ${run.replies} replies`);
+  });
+  await boss.schedule(RETENTION_QUEUE, RETENTION_CRON);
+
+  // 'Notify Customers via Email': the e-mails of completed broadcasts, outside any engine transaction (decision 042).
+  const mailer = new BroadcastMailer({
+    pool: options.pool,
+    smtpUrl: options.mail?.smtpUrl,
+    from: options.mail?.from ?? 'Herald <herald@localhost>',
+    log: {
+      info: (message) => console.log(`worker: ${message}`),
+      warn: (message) => onError(new Error(message)),
+    },
+  });
+  await boss.createQueue(BROADCAST_MAIL_QUEUE);
+  await boss.work(BROADCAST_MAIL_QUEUE, async () => {
+    await mailer.sendPending();
+  });
+  await boss.schedule(BROADCAST_MAIL_QUEUE, BROADCAST_MAIL_CRON);
 
   let engineLoop: { stop(): Promise<void> } | undefined;
   if (options.broadcasts) {
@@ -92,6 +125,7 @@ export async function startWorker(options: {
     async stop() {
       await engineLoop?.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 2_000 });
+      mailer.close();
     },
   };
 }
