@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool';
+import { countSendResults } from '../metrics/send-outcomes';
 import { pauseForTemplateAnswers, type TemplatePausedResult } from './template-pause';
 
 /** What one send came to, as the sender writes it back to the message row. */
@@ -110,4 +111,5 @@ export async function settleMessages(pool: Pool, results: SendResult[]): Promise
       ],
     );
   }
+  countSendResults(results);
 }
