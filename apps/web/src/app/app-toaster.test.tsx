@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
+import { createMemoryRouter } from 'react-router';
 import { TOAST_LIMIT } from '../lib/toast-options';
 import { AppToaster } from './app-toaster';
 
@@ -87,5 +88,41 @@ describe('toasts for screen readers (issue 19, spec §9)', () => {
     expect(lines).toHaveLength(TOAST_LIMIT);
     expect(lines).toContain(`Message ${TOAST_LIMIT + 4}`);
     expect(lines).not.toContain('Message 4');
+  });
+});
+
+describe('error toasts belong to their screen (issue 17)', () => {
+  function memoryRouter() {
+    const page = { element: null };
+    return createMemoryRouter(
+      [
+        { path: '/', ...page },
+        { path: '/dashboard', ...page },
+      ],
+      { initialEntries: ['/'] },
+    );
+  }
+
+  it("dismisses the screen's error toasts when the user moves to another screen, and keeps the rest", async () => {
+    const router = memoryRouter();
+    render(<AppToaster navigation={router} />);
+    act(() => {
+      toast.error('Invalid email or password');
+      toast.success('Signup successful');
+    });
+    // A search or page change on the same screen keeps the error.
+    await act(() => router.navigate('/?page=2'));
+    expect(regions().assertive.textContent).toBe('Invalid email or password');
+
+    await act(() => router.navigate('/dashboard'));
+    expect(regions().assertive.textContent).toBe('');
+    expect(regions().polite.textContent).toBe('Signup successful');
+
+    // An error raised on the new screen is shown as usual.
+    act(() => {
+      toast.error('Error: Network error');
+    });
+    expect(regions().assertive.textContent).toBe('Error: Network error');
+    router.dispose();
   });
 });

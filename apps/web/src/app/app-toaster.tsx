@@ -1,4 +1,5 @@
-import { ToastBar, Toaster, resolveValue, useToasterStore } from 'react-hot-toast';
+import { useEffect, useRef } from 'react';
+import toaster, { ToastBar, Toaster, resolveValue, useToasterStore } from 'react-hot-toast';
 import type { Toast } from 'react-hot-toast';
 import { toasterProps } from '../lib/toast-options';
 
@@ -36,8 +37,41 @@ function ToastAnnouncer() {
   );
 }
 
-/** The app's one toast container (spec §9 durations, limit and placement) and its screen-reader announcer. */
-export function AppToaster() {
+/** What AppToaster needs of the app's router: the current path and news of each change. */
+export interface ToasterNavigation {
+  readonly state: { location: { pathname: string } };
+  subscribe(listener: (state: { location: { pathname: string } }) => void): () => void;
+}
+
+/**
+ * Issue 17: an error toast is about the screen it was raised on. When the user moves to another screen (a
+ * failed sign-in, then a successful one that opens the Dashboard), the errors still showing are dismissed, so
+ * a stale 'Login failed' does not sit over the page that worked. Success and information toasts stay their
+ * spec §9 time: they often announce the very navigation ('Template saved successfully!').
+ */
+function useDismissErrorsOnNavigation(navigation: ToasterNavigation | undefined, toasts: Toast[]) {
+  const shown = useRef(toasts);
+  shown.current = toasts;
+  useEffect(() => {
+    if (!navigation) return;
+    let path = navigation.state.location.pathname;
+    return navigation.subscribe((state) => {
+      if (state.location.pathname === path) return;
+      path = state.location.pathname;
+      for (const toast of shown.current) {
+        if (toast.type === 'error' && toast.visible) toaster.dismiss(toast.id);
+      }
+    });
+  }, [navigation]);
+}
+
+/**
+ * The app's one toast container (spec §9 durations, limit and placement) and its screen-reader announcer;
+ * given the router, it dismisses a screen's error toasts when the user leaves that screen.
+ */
+export function AppToaster({ navigation }: { navigation?: ToasterNavigation }) {
+  const { toasts } = useToasterStore();
+  useDismissErrorsOnNavigation(navigation, toasts);
   return (
     <>
       <Toaster {...toasterProps}>

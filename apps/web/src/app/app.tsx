@@ -16,7 +16,7 @@ export function App() {
         <PersistGate loading={null} persistor={persistor}>
           <RouterProvider router={router} />
         </PersistGate>
-        <AppToaster />
+        <AppToaster navigation={router} />
       </PersistorContext>
     </Provider>
   );
