@@ -74,22 +74,22 @@ describe('shared layout (spec §2)', () => {
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
   });
 
-  it('shows the current path in a breadcrumb', async () => {
+  it('shows the current screen by name in a breadcrumb', async () => {
     await renderLayout('/customers');
     const crumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
-    expect(crumb.textContent).toBe('Homecustomers');
+    expect(crumb.textContent).toBe('HomeCustomers');
     expect(within(crumb).getByRole('link', { name: 'Home' })).toBeTruthy();
-    expect(within(crumb).getByText('customers').getAttribute('aria-current')).toBe('page');
+    expect(within(crumb).getByText('Customers').getAttribute('aria-current')).toBe('page');
   });
 
-  it('shows every segment of a nested path in the breadcrumb', async () => {
+  it('shows each screen of a nested path by name in the breadcrumb', async () => {
     await renderLayout('/template/create-template');
     const crumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(
       within(crumb)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['Home', 'template', 'create-template']);
+    ).toEqual(['Home', 'Templates', 'Create Template']);
   });
 
   it('Logout posts to the server and, on 200, clears the session and accounts and goes to sign-in', async () => {

@@ -1,10 +1,21 @@
+import { skipToken } from '@reduxjs/toolkit/query';
 import { Link, useLocation } from 'react-router';
 import { ChevronRightIcon } from '../../components/icons';
+import { templatesApi } from '../../features/templates/api';
+import { breadcrumbTrail } from './breadcrumb-trail';
 
-/** Spec §2: the current path, e.g. Home / customers. */
+/** The template being edited, read from the edit screen's own request (no request of its own). */
+function useEditedTemplateName(pathname: string): string | undefined {
+  const match = /^\/templates\/([^/]+)\/?$/.exec(pathname);
+  const id = match ? decodeURIComponent(match[1]!) : '';
+  const { currentData } = templatesApi.endpoints.getTemplate.useQueryState(id || skipToken);
+  return id ? currentData?.name : undefined;
+}
+
+/** Spec §2: where the user is, e.g. Home › Templates › Create Template, each earlier screen a link. */
 export function Breadcrumb() {
   const { pathname } = useLocation();
-  const segments = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const trail = breadcrumbTrail(pathname, { template: useEditedTemplateName(pathname) });
 
   return (
     <nav aria-label="Breadcrumb" className="mb-4">
@@ -14,17 +25,26 @@ export function Breadcrumb() {
             Home
           </Link>
         </li>
-        {segments.map((segment, index) => (
-          <li key={`${index}-${segment}`} className="flex items-center gap-1">
-            <ChevronRightIcon width="14" height="14" className="text-slate-400" />
-            <span
-              aria-current={index === segments.length - 1 ? 'page' : undefined}
-              className={index === segments.length - 1 ? 'font-medium text-slate-800' : undefined}
-            >
-              {segment}
-            </span>
-          </li>
-        ))}
+        {trail.map((crumb, index) => {
+          const current = index === trail.length - 1;
+          return (
+            <li key={`${index}-${crumb.label}`} className="flex items-center gap-1">
+              <ChevronRightIcon width="14" height="14" className="text-slate-400" />
+              {current || !crumb.to ? (
+                <span
+                  aria-current={current ? 'page' : undefined}
+                  className={current ? 'font-medium text-slate-800' : undefined}
+                >
+                  {crumb.label}
+                </span>
+              ) : (
+                <Link to={crumb.to} className="hover:text-emerald-700">
+                  {crumb.label}
+                </Link>
+              )}
+            </li>
+          );
+        })}
       </ol>
     </nav>
   );
