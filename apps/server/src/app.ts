@@ -12,6 +12,7 @@ import { contactsRoutes } from './features/contacts/routes';
 import { DashboardService } from './features/dashboard/dashboard-service';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { healthRoutes } from './features/health/routes';
+import { HeraldMetrics } from './features/metrics/metrics-registry';
 import { NumbersService } from './features/numbers/numbers-service';
 import { settingsRoutes } from './features/settings/routes';
 import { SettingsService } from './features/settings/settings-service';
@@ -28,6 +29,7 @@ import { authenticate } from './plugins/authentication';
 import { registerErrorHandler } from './plugins/error-handler';
 import { answerFrameworkError, registerInputGuard } from './plugins/input-guard';
 import { registerCors } from './plugins/cors';
+import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRequestId, requestId } from './plugins/request-id';
 import {
@@ -77,6 +79,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   await registerSecurityHeaders(app, config);
   await registerCors(app, config.CORS_ORIGINS);
   registerRequestId(app);
+  registerMetrics(app, { metrics: new HeraldMetrics(pool), token: config.METRICS_TOKEN });
   registerErrorHandler(app);
   registerInputGuard(app);
   await registerOpenApi(app);
