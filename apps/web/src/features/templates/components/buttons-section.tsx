@@ -21,6 +21,13 @@ export const BUTTON_TYPE_LABELS: Record<ButtonType, string> = {
 
 const ADD_ORDER: readonly ButtonType[] = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'];
 
+/** An example label per kind of button (issue 17: a phone button read 'e.g. Visit website'). */
+const TEXT_PLACEHOLDERS: Record<ButtonType, string> = {
+  QUICK_REPLY: 'e.g. Yes, please',
+  URL: 'e.g. Visit website',
+  PHONE_NUMBER: 'e.g. Call us',
+};
+
 /** Spec §2 Interactive Buttons and §5 Buttons (at most 10; one phone number; two URLs). */
 export function ButtonsSection({ buttons, onChange, errorFor }: ButtonsSectionProps) {
   function add(type: ButtonType) {
@@ -101,7 +108,7 @@ function ButtonRow({ index, button, errorFor, onChange, onRemove }: ButtonRowPro
             id={`${id}-text`}
             value={button.text}
             maxLength={TEMPLATE_LIMITS.buttonTextMaxLength}
-            placeholder={button.sub_type === 'QUICK_REPLY' ? 'e.g. Yes, please' : 'e.g. Visit website'}
+            placeholder={TEXT_PLACEHOLDERS[button.sub_type]}
             aria-invalid={error('text') ? true : undefined}
             onChange={(event) => onChange({ text: event.target.value })}
             className={fieldClass(Boolean(error('text')))}
