@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { AppToaster } from '../../../app/app-toaster';
 
 const wabas = [
   {
@@ -57,7 +58,7 @@ describe('sign-in (spec §2, §4, §8)', () => {
     fillAndSubmit('ana@example.com', 'wrong');
 
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid email or password');
-    expect(error).toHaveBeenCalledWith('Invalid email or password');
+    expect(error).toHaveBeenCalledWith('Invalid email or password', { id: 'sign-in-failed' });
     expect(store.getState().auth.accessToken).toBeNull();
     expect(router.state.location.pathname).toBe('/');
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
@@ -82,5 +83,43 @@ describe('sign-in (spec §2, §4, §8)', () => {
     fillAndSubmit();
     await screen.findByRole('alert');
     expect(fetch.requests().map(pathOf)).toEqual(['/api/auth/login/']);
+  });
+});
+
+describe('sign-in frictions (issue 17)', () => {
+  it("keeps the spec's 'Username' label and says it takes an e-mail address", async () => {
+    renderRoute('/');
+    const input = await screen.findByLabelText('Username');
+    expect(input.getAttribute('placeholder')).toBe('you@company.com');
+    expect(screen.getByText('Your e-mail address').id).toBe(input.getAttribute('aria-describedby'));
+    expect(input.getAttribute('inputmode')).toBe('email');
+  });
+
+  it('shows one failure toast however often sign-in fails, and takes it away when sign-in succeeds', async () => {
+    let attempt = 0;
+    stubFetch(() =>
+      ++attempt <= 2
+        ? json({ detail: 'Invalid email or password' }, 401)
+        : json({ accessToken: 'acc', refreshToken: 'ref', wabas }),
+    );
+    render(<AppToaster />);
+    renderRoute('/');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    const errorsAnnounced = () =>
+      [...screen.getByTestId('toast-announcer').querySelectorAll('[role="alert"] p')].map(
+        (p) => p.textContent,
+      );
+
+    fillAndSubmit('ana@example.com', 'wrong');
+    await waitFor(() => expect(errorsAnnounced()).toEqual(['Invalid email or password']));
+    fillAndSubmit('ana@example.com', 'still wrong');
+    await waitFor(() => expect(attempt).toBe(2));
+    await screen.findByRole('button', { name: 'Sign in' });
+    expect(errorsAnnounced()).toEqual(['Invalid email or password']);
+
+    fillAndSubmit();
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    expect(errorsAnnounced()).toEqual([]);
+    act(() => toast.remove());
   });
 });

@@ -18,6 +18,13 @@ import { setCredentials } from '../auth-slice';
 
 export const LOGIN_FAILED_MESSAGE = 'Login failed. Please try again.';
 
+/** Issue 17: the spec's label is 'Username', but the account is an e-mail address; the field says so. */
+export const USERNAME_HINT = 'Your e-mail address';
+export const USERNAME_PLACEHOLDER = 'you@company.com';
+
+/** One id for the form's failure toast: a new failure replaces it, and success dismisses it. */
+const FAILURE_TOAST_ID = 'sign-in-failed';
+
 /**
  * Spec §2 Sign-in. A visitor who is already signed in still sees the form (signing in again replaces
  * the session); the guard, not this page, decides what needs a session.
@@ -49,11 +56,12 @@ export function SignInPage() {
       dispatch(setWabaAccounts(answer.wabas));
       // redux-persist writes on a timer: save the session now, so a reload right after sign-in keeps it.
       await persistor?.flush();
+      toast.dismiss(FAILURE_TOAST_ID);
       void navigate(redirectPathFrom(location.state), { replace: true });
     } catch (failure) {
       const message = serverMessage(failure, ['detail']) ?? LOGIN_FAILED_MESSAGE;
       setError(message);
-      toast.error(message);
+      toast.error(message, { id: FAILURE_TOAST_ID });
     }
   }
 
@@ -69,7 +77,15 @@ export function SignInPage() {
     >
       <form className="space-y-4" onSubmit={(event) => void handleSubmit(event)}>
         {error ? <FormAlert>{error}</FormAlert> : null}
-        <FormField label="Username" name="username" autoComplete="username" required />
+        <FormField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          inputMode="email"
+          placeholder={USERNAME_PLACEHOLDER}
+          hint={USERNAME_HINT}
+          required
+        />
         <FormField
           label="Password"
           name="password"
