@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
+import { utcOffsetLabel } from '../lib/time-zone';
 import { DateTimePicker } from './date-time-picker';
 
 function Harness({ onChange, max }: { onChange: (value: Date) => void; max?: Date }) {
@@ -183,5 +184,28 @@ describe('DateTimePicker (spec §2, §5, §9)', () => {
     expect(tab('Time').getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(tab('Time'));
     expect(screen.getByRole('tabpanel', { name: 'Time' })).toBeTruthy();
+  });
+
+  it('says which time zone its times are in, with the offset on the chosen day (issue 17)', () => {
+    const { last } = renderPicker();
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const offset = (at: Date) => {
+      const minutes = -at.getTimezoneOffset();
+      const abs = Math.abs(minutes);
+      return `UTC${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+    };
+    expect(screen.getByText(`Times in ${zone} (${offset(new Date())})`)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'November 28, 2026' }));
+    expect(screen.getByText(`Times in ${zone} (${offset(last()!)})`)).toBeTruthy();
+  });
+});
+
+describe('utcOffsetLabel', () => {
+  it('writes the offset as UTC±hh:mm, half hours included', () => {
+    const at = (offsetMinutes: number) => ({ getTimezoneOffset: () => offsetMinutes }) as Date;
+    expect(utcOffsetLabel(at(0))).toBe('UTC+00:00');
+    expect(utcOffsetLabel(at(-60))).toBe('UTC+01:00');
+    expect(utcOffsetLabel(at(300))).toBe('UTC-05:00');
+    expect(utcOffsetLabel(at(-330))).toBe('UTC+05:30');
   });
 });

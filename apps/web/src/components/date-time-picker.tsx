@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
+import { timeZoneLabel } from '../lib/time-zone';
 import { ChevronRightIcon } from './icons';
 
 type Period = 'AM' | 'PM';
@@ -183,6 +184,8 @@ export function DateTimePicker({ value, onChange, min, max, label, describedBy }
           'No date selected'
         )}
       </p>
+      {/* Which clock the picked time is read on: the browser's zone, with its offset on the chosen day. */}
+      <p className="-mt-2 mb-3 text-xs text-slate-500">Times in {timeZoneLabel(value ?? new Date())}</p>
 
       <div
         role="tablist"
