@@ -16,6 +16,8 @@ export const ErrorResponseSchema = z
     /** The same text as `detail`: the spec's screens read `message` on some calls (sign-up, connect). */
     message: z.string().optional(),
     errors: z.array(FieldErrorSchema).optional(),
+    /** The request's id (also the `x-request-id` header): the log lines of this request carry it as `reqId`. */
+    request_id: z.string().optional(),
   })
   .meta({ id: 'ErrorResponse' });
 

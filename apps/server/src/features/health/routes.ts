@@ -1,38 +1,42 @@
-import { HealthResponseSchema } from '@herald/contracts';
+import { LivenessResponseSchema, ReadinessResponseSchema } from '@herald/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Pool } from '../../db/pool';
+import { ReadinessCheck } from './readiness';
 
-/** `GET /healthz`: 200 when the database answers, 503 otherwise; also tells when the worker last beat. */
+/**
+ * `GET /healthz` (alive: no database, so an orchestrator never restarts every process during a database
+ * outage) and `GET /readyz` (database reachable and migrations current, else 503 with the reason, so a load
+ * balancer sends nothing here meanwhile). The API and the worker (`herald work`, WORKER_PORT) both serve them.
+ */
 export function healthRoutes(pool: Pool): FastifyPluginAsyncZod {
   return async (app) => {
+    const readiness = new ReadinessCheck(pool);
     app.get(
       '/healthz',
       {
         schema: {
           tags: ['health'],
-          summary: 'Liveness and database check',
-          response: { 200: HealthResponseSchema, 503: HealthResponseSchema },
+          summary: 'Liveness: the process answers (the database is not checked)',
+          response: { 200: LivenessResponseSchema },
+        },
+      },
+      async () => ({ status: 'ok' as const }),
+    );
+    app.get(
+      '/readyz',
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'Readiness: database reachable and every shipped migration applied',
+          response: { 200: ReadinessResponseSchema, 503: ReadinessResponseSchema },
         },
       },
       async (_request, reply) => {
-        try {
-          const result = await pool.query<{ beat_at: Date | null }>(
-            'select max(beat_at) as beat_at from worker_heartbeats',
-          );
-          const beatAt = result.rows[0]?.beat_at ?? null;
-          return {
-            status: 'ok' as const,
-            database: 'up' as const,
-            last_worker_heartbeat: beatAt ? beatAt.toISOString() : null,
-          };
-        } catch (error) {
-          reply.log.warn({ err: error }, 'health check: database unavailable');
-          // Recovers by itself: the pool drops broken connections and opens new ones once Postgres is back.
-          return reply
-            .code(503)
-            .header('retry-after', '5')
-            .send({ status: 'unavailable', database: 'down', last_worker_heartbeat: null });
-        }
+        const answer = await readiness.check();
+        if (answer.status === 'ok') return answer;
+        reply.log.warn({ reason: answer.reason }, 'not ready');
+        // Recovers by itself: the pool drops broken connections and opens new ones once Postgres is back.
+        return reply.code(503).header('retry-after', '5').send(answer);
       },
     );
   };
