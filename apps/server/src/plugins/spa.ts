@@ -12,6 +12,8 @@ const API_PREFIXES = [
   '/broadcast/create',
   '/webhooks/',
   '/healthz',
+  '/readyz',
+  '/metrics',
   '/docs',
 ];
 

@@ -42,6 +42,8 @@ export const PUBLIC_ROUTES: Record<string, string> = {
   'POST /api/auth/password/reset/': 'proven by the e-mail and the sign-up PIN (rate limited)',
   'GET /api/auth/signup-config/': 'public Embedded Signup settings the sign-up page needs',
   'GET /healthz': 'liveness for load balancers; tells nothing about any business',
+  'GET /readyz': 'readiness for load balancers (database, migrations); tells nothing about any business',
+  'GET /metrics': 'operators only: loopback or METRICS_TOKEN (plugins/metrics.ts); no business data, ids only',
   'GET /webhooks/whatsapp': "Meta's subscription challenge, proven by WEBHOOK_VERIFY_TOKEN",
   'POST /webhooks/whatsapp': "Meta's webhooks, proven by X-Hub-Signature-256",
   'GET /openapi.json': 'the API description (no data)',
