@@ -1,4 +1,4 @@
-// Request throughput of the API shell: /healthz (one database round trip) over a real socket, so later
+// Request throughput of the API shell: /readyz (a database round trip; /healthz is liveness and touches none) over a real socket, so later
 // features can compare their routes with the floor the framework and pool set.
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../apps/server/src/app';
@@ -31,7 +31,7 @@ try {
       while (next < REQUESTS) {
         next += 1;
         const t0 = performance.now();
-        const response = await fetch(`${address}/healthz`);
+        const response = await fetch(`${address}/readyz`);
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`healthz answered ${response.status}`);
         latencies.push(performance.now() - t0);

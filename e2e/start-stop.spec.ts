@@ -19,7 +19,8 @@ describe('npm start', () => {
 
     const health = await fetch(`${stack.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok', database: 'up' });
+    const ready = await fetch(`${stack.url}/readyz`);
+    expect(await ready.json()).toMatchObject({ status: 'ok', database: 'up', migrations: 'current' });
 
     const page = await fetch(`${stack.url}/`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);

@@ -42,32 +42,42 @@ afterAll(async () => {
   await db.drop();
 });
 
-describe('GET /healthz', () => {
-  it('answers 200 when the database answers', async () => {
-    const response = await app.inject({ method: 'GET', url: '/healthz' });
+describe('GET /healthz and /readyz', () => {
+  it('/readyz answers 200 when the database answers and migrations are current', async () => {
+    const response = await app.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', database: 'up', last_worker_heartbeat: null });
+    expect(response.json()).toMatchObject({
+      status: 'ok',
+      database: 'up',
+      migrations: 'current',
+      reason: null,
+      last_worker_heartbeat: null,
+    });
   });
 
-  it('reports the latest worker heartbeat', async () => {
+  it('/readyz reports the latest worker heartbeat', async () => {
     await db.pool.query(
       "insert into worker_heartbeats (worker_id, beat_at) values ('w1', '2026-01-02T03:04:05Z')",
     );
-    const response = await app.inject({ method: 'GET', url: '/healthz' });
+    const response = await app.inject({ method: 'GET', url: '/readyz' });
     expect(response.json().last_worker_heartbeat).toBe('2026-01-02T03:04:05.000Z');
   });
 
-  it('answers 503 when the database is unreachable', async () => {
-    const deadPool = createPool('postgres://nobody@127.0.0.1:1/nothing', 1);
+  it('/readyz answers 503 when the database is unreachable, while /healthz (alive) still answers 200', async () => {
+    const deadPool = createPool('postgres://nobody@127.0.0.1:1/nothing', 1, () => undefined);
     const deadApp = await buildApp({
       config: testConfig({ WEB_DIST_DIR: webDistDir }),
       pool: deadPool,
       logger: false,
     });
     try {
-      const response = await deadApp.inject({ method: 'GET', url: '/healthz' });
+      const response = await deadApp.inject({ method: 'GET', url: '/readyz' });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ status: 'unavailable', database: 'down' });
+      expect(response.json().reason).toMatch(/^database unreachable/);
+      const alive = await deadApp.inject({ method: 'GET', url: '/healthz' });
+      expect(alive.statusCode).toBe(200);
+      expect(alive.json()).toEqual({ status: 'ok' });
     } finally {
       await deadApp.close();
       await deadPool.end();
@@ -114,7 +124,10 @@ describe('errors', () => {
     const response = await app.inject({ method: 'GET', url: '/api/boom/' });
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('secret internals');
-    expect(response.json()).toEqual({ detail: 'Internal server error' });
+    expect(response.json()).toEqual({
+      detail: 'Internal server error',
+      request_id: response.headers['x-request-id'],
+    });
   });
 });
 
@@ -125,6 +138,7 @@ describe('OpenAPI', () => {
     const document = response.json();
     expect(document.openapi).toMatch(/^3\./);
     expect(document.paths['/healthz'].get.responses['200']).toBeDefined();
+    expect(document.paths['/readyz'].get.responses['503']).toBeDefined();
     expect(JSON.stringify(document)).toContain('last_worker_heartbeat');
   });
 
@@ -150,7 +164,7 @@ describe('single-page app', () => {
 });
 
 describe('real listener', () => {
-  it('answers /healthz over HTTP', async () => {
+  it('answers /healthz and /readyz over HTTP', async () => {
     const listening = await buildApp({
       config: testConfig({ WEB_DIST_DIR: webDistDir }),
       pool: db.pool,
@@ -160,7 +174,10 @@ describe('real listener', () => {
       const address = await listening.listen({ host: '127.0.0.1', port: 0 });
       const response = await fetch(`${address}/healthz`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ database: 'up' });
+      expect(await response.json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`${address}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ database: 'up', migrations: 'current' });
     } finally {
       await listening.close();
     }

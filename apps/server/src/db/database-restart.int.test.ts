@@ -40,7 +40,8 @@ const sandbox = (route: string, body?: object) =>
     headers: { 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => r.json());
-const healthz = () => t.app.inject({ method: 'GET', url: '/healthz' });
+// Readiness is what depends on the database (/healthz is liveness and stays 200 meanwhile).
+const healthz = () => t.app.inject({ method: 'GET', url: '/readyz' });
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -181,12 +182,12 @@ describe('a database restart under a running API and worker', () => {
 
     cluster = await startCluster();
     const upAt = Date.now();
-    await waitFor('/healthz to answer 200', async () =>
+    await waitFor('/readyz to answer 200', async () =>
       (await healthz()).statusCode === 200 ? true : undefined,
     );
     const recoveredAt = Date.now();
     console.log(
-      `database restart: away ${((upAt - downAt) / 1000).toFixed(1)} s; /healthz 200 again ${(
+      `database restart: away ${((upAt - downAt) / 1000).toFixed(1)} s; /readyz 200 again ${(
         (recoveredAt - upAt) /
         1000
       ).toFixed(1)} s after the cluster was back`,
