@@ -1,0 +1,218 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '@herald/contracts';
+import { renderRoute, signedIn } from '../../../test/render-with-store';
+import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import type { PreloadedState } from '../../../app/store';
+
+const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
+const withAccount: PreloadedState = {
+  ...signedIn,
+  waba: { wabaAccounts: [acme], selectedWabaAccount: acme },
+};
+
+afterEach(() => {
+  document.documentElement.classList.remove('dark');
+  document.documentElement.style.colorScheme = '';
+});
+
+type ServerOptions = {
+  stored?: Partial<AccountSettings>;
+  mail?: boolean;
+  /** Answers PUT /settings/ with this instead of storing. */
+  refuse?: () => Response;
+  /** Answers GET /settings/ with this instead of the stored settings. */
+  failRead?: () => Response;
+};
+
+/** GET/PUT /settings/ and the header's read, as the server answers them, keeping what is saved. */
+function settingsServer({ stored: initial = {}, mail = false, refuse, failRead }: ServerOptions = {}) {
+  let stored: AccountSettings = { ...DEFAULT_ACCOUNT_SETTINGS, ...initial };
+  const answer = () => json({ waba_id: '111', settings: stored, mail_server_configured: mail });
+  const fetch = stubFetch(async (request) => {
+    const path = pathOf(request);
+    if (path === '/dashboard/header') {
+      return json({
+        contacts: 0,
+        events: [],
+        unread: 0,
+        appearance: { dark_theme: stored.dark_theme, beta_features: stored.beta_features },
+      });
+    }
+    if (path === '/settings/' && request.method === 'GET') return failRead ? failRead() : answer();
+    if (path === '/settings/' && request.method === 'PUT') {
+      if (refuse) return refuse();
+      stored = { ...stored, ...((await request.json()) as Partial<AccountSettings>) };
+      return answer();
+    }
+    return json({ wabas: [acme] });
+  });
+  const puts = () => fetch.requests().filter((r) => pathOf(r) === '/settings/' && r.method === 'PUT');
+  return { fetch, puts, stored: () => stored };
+}
+
+async function openTab(name: string, preloadedState: PreloadedState = withAccount) {
+  const result = renderRoute('/settings', { preloadedState });
+  await screen.findByRole('heading', { level: 1, name: 'Settings' });
+  fireEvent.click(screen.getByRole('tab', { name }));
+  return result;
+}
+
+const checkbox = (name: string) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
+const select = (name: string) => screen.getByRole('combobox', { name }) as HTMLSelectElement;
+const selectedText = (name: string) => select(name).selectedOptions[0]?.textContent;
+
+describe('Message Settings', () => {
+  it('shows the stored values; Save sends this tab’s options and says so in a toast and under the button', async () => {
+    const success = vi.spyOn(toast, 'success');
+    const server = settingsServer({ stored: { default_language: 'es', require_template_approval: true } });
+    await openTab('Message Settings');
+
+    await waitFor(() => expect(selectedText('Default Language')).toBe('Spanish'));
+    expect(checkbox('Require Approval for New Templates').checked).toBe(true);
+
+    fireEvent.change(select('Default Language'), { target: { value: 'fr' } });
+    fireEvent.click(checkbox('Require Approval for New Templates'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe('Message Settings saved.');
+    expect(success).toHaveBeenCalledWith('Message Settings saved');
+    const [put] = server.puts();
+    expect(put?.headers.get('X-WABA-ID')).toBe('111');
+    expect(await put?.json()).toEqual({ default_language: 'fr', require_template_approval: false });
+    expect(server.stored()).toMatchObject({ default_language: 'fr', require_template_approval: false });
+  });
+
+  it('a refused save shows the server’s words in a toast and an alert, and keeps the values typed', async () => {
+    const error = vi.spyOn(toast, 'error');
+    settingsServer({
+      refuse: () =>
+        json(
+          {
+            detail: 'Invalid request: default_language: Invalid option',
+            errors: [{ field: 'default_language', message: 'Invalid option' }],
+          },
+          400,
+        ),
+    });
+    await openTab('Message Settings');
+    await waitFor(() => expect(select('Default Language').disabled).toBe(false));
+    fireEvent.change(select('Default Language'), { target: { value: 'fr' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'Message Settings were not saved: Invalid request: default_language: Invalid option',
+    );
+    expect(error).toHaveBeenCalledWith(
+      'Message Settings were not saved: Invalid request: default_language: Invalid option',
+    );
+    expect(selectedText('Default Language')).toBe('French');
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
+
+    // The next change clears the old outcome.
+    fireEvent.click(checkbox('Require Approval for New Templates'));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('Customer Settings', () => {
+  it('saves e-mail notices and the retention; says plainly that no mail server is configured', async () => {
+    const server = settingsServer({ stored: { notify_by_email: true, retention_years: 3 } });
+    await openTab('Customer Settings');
+
+    await waitFor(() => expect(checkbox('Notify Customers via Email').checked).toBe(true));
+    expect(selectedText('Data Retention')).toBe('3 Years');
+    expect(
+      within(screen.getByRole('tabpanel')).getByText(
+        'No mail server is configured: Herald cannot send e-mail until SMTP_URL is set.',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('tabpanel'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['1 Year', '3 Years', '5 Years']);
+
+    fireEvent.change(select('Data Retention'), { target: { value: '1' } });
+    fireEvent.click(checkbox('Notify Customers via Email'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe('Customer Settings saved.');
+    expect(await server.puts()[0]?.json()).toEqual({ notify_by_email: false, retention_years: 1 });
+  });
+
+  it('says nothing about a mail server when one is configured', async () => {
+    settingsServer({ mail: true });
+    await openTab('Customer Settings');
+    await waitFor(() => expect(checkbox('Notify Customers via Email').disabled).toBe(false));
+    expect(screen.queryByText(/No mail server is configured/)).toBeNull();
+  });
+});
+
+describe('Other Settings', () => {
+  it('dark theme applies at once on Save, the header shows Beta, and both go away when turned off', async () => {
+    const server = settingsServer();
+    await openTab('Other Settings');
+    await waitFor(() => expect(checkbox('Enable Dark Theme for Dashboard').disabled).toBe(false));
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    expect(screen.queryByText('Beta')).toBeNull();
+
+    fireEvent.click(checkbox('Enable Dark Theme for Dashboard'));
+    fireEvent.click(checkbox('Activate Beta Features'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe('Other Settings saved.');
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    expect(document.documentElement.style.colorScheme).toBe('dark');
+    expect(await server.puts()[0]?.json()).toEqual({ dark_theme: true, beta_features: true });
+    // The header reads again after a save: its Beta badge follows.
+    expect(await screen.findByText('Beta')).toBeTruthy();
+
+    fireEvent.click(checkbox('Enable Dark Theme for Dashboard'));
+    fireEvent.click(checkbox('Activate Beta Features'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('status');
+    expect(document.documentElement.classList.contains('dark')).toBe(false);
+    await waitFor(() => expect(screen.queryByText('Beta')).toBeNull());
+  });
+});
+
+describe('reading the settings', () => {
+  it('without an account the controls are shown with the defaults but nothing can be saved', async () => {
+    stubFetch(() => json({ wabas: [] }));
+    await openTab('Other Settings', signedIn);
+    expect(checkbox('Enable Dark Theme for Dashboard').disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Connect a WhatsApp Business account to save these settings.')).toBeTruthy();
+  });
+
+  it('a failed read says so and offers to try again, which reads again', async () => {
+    let failing = true;
+    const server = settingsServer({
+      stored: { default_language: 'fr' },
+      failRead: () =>
+        failing
+          ? json({ detail: 'Internal server error' }, 500)
+          : json({ waba_id: '111', settings: { ...DEFAULT_ACCOUNT_SETTINGS, default_language: 'fr' } }),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await openTab('Message Settings');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The settings could not be loaded: Internal server error',
+    );
+    expect(screen.queryByRole('combobox', { name: 'Default Language' })).toBeNull();
+
+    failing = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    // A body that is not settings (here without mail_server_configured) is not shown as if it were.
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'The settings could not be loaded: the server answered something else',
+      ),
+    );
+    const reads = server.fetch.requests().filter((r) => pathOf(r) === '/settings/' && r.method === 'GET');
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+  });
+});
