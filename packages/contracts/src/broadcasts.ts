@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DashboardQuerySchema } from './dashboard';
 import { PageNumberSchema } from './paging';
 
 /** Spec §9: the broadcast percentage slider. */
@@ -222,7 +223,11 @@ export const BroadcastCreateResponseSchema = z
   .object({ id: z.number().int(), status: z.string(), total_recipients: z.number().int() })
   .meta({ id: 'BroadcastCreateResponse' });
 
-/** Spec §3 Broadcast list row; percentages of total_recipients, 0–100 with one decimal. */
+/**
+ * Spec §3 Broadcast list row; percentages of total_recipients, 0–100 with one decimal. `sent_percentage` counts
+ * what WhatsApp reported sent (sent, delivered or read); messages WhatsApp accepted but has not yet reported
+ * are `handed_percentage` (decision 036).
+ */
 export const BroadcastRowSchema = z
   .object({
     id: z.number().int(),
@@ -249,15 +254,31 @@ export const BroadcastRowSchema = z
     status_reason: z.string().nullable(),
     /** Recipients who replied (REPLY_DEFINITIONS.replied), as a percentage of total_recipients, one decimal. */
     replied_percentage: z.number(),
+    /** Handed to WhatsApp (accepted by Meta, held, or in flight) with no 'sent' status yet (decision 036). */
+    handed_percentage: z.number(),
+    /**
+     * A paused broadcast with nothing left for Herald to send: every message is already with WhatsApp (or ended),
+     * so the pause holds nothing back. The history says 'All handed to WhatsApp' instead of 'Paused'.
+     */
+    all_handed: z.boolean(),
   })
   .meta({ id: 'BroadcastRow' });
 
-/** The eight summary cards of Broadcast history, over every broadcast of the account. */
+/**
+ * The eight summary cards of Broadcast history, over the broadcasts the list shows (its date range and search).
+ * `recipients` counts broadcasts that have started, so a scheduled broadcast's recipients are not counted as
+ * unsent; theirs are `scheduled_recipients` (decision 036).
+ */
 export const BroadcastTotalsSchema = z
   .object({
     broadcasts: z.number().int(),
     recipients: z.number().int(),
+    /** Recipients of the scheduled broadcasts (their estimate until they start). */
+    scheduled_recipients: z.number().int(),
+    /** Reported sent by WhatsApp (sent, delivered or read). */
     sent: z.number().int(),
+    /** Handed to WhatsApp with no 'sent' status yet (accepted by Meta, held, in flight). */
+    handed: z.number().int(),
     delivered: z.number().int(),
     read: z.number().int(),
     failed: z.number().int(),
@@ -269,11 +290,53 @@ export const BroadcastTotalsSchema = z
   })
   .meta({ id: 'BroadcastTotals' });
 
-export const BroadcastListQuerySchema = z.object({
-  page: PageNumberSchema,
-  search: z.string().trim().max(200).optional(),
-  sort: z.enum(['latest', 'oldest']).default('latest'),
-});
+const { from: LocalDay, tz: TimeZone } = DashboardQuerySchema.shape;
+
+/**
+ * GET /broadcast/create/ and /broadcast/export.csv. `from` and `to` are local days in `tz` (both included) of
+ * the broadcasts' Scheduled time, as the Dashboard reads them; either may be left out.
+ */
+export const BroadcastListQuerySchema = z
+  .object({
+    page: PageNumberSchema,
+    search: z.string().trim().max(200).optional(),
+    sort: z.enum(['latest', 'oldest'], { message: 'must be latest or oldest' }).default('latest'),
+    from: LocalDay,
+    to: LocalDay,
+    tz: TimeZone,
+  })
+  .superRefine((q, ctx) => {
+    if (q.from && q.to && q.from > q.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+  });
+
+/** The history's CSV (GET /broadcast/export.csv): one line per broadcast the list shows, in its order. */
+export const BROADCAST_HISTORY_CSV_COLUMNS = [
+  'id',
+  'name',
+  'template',
+  'scheduled',
+  'status',
+  'recipients',
+  'sent_percentage',
+  'handed_percentage',
+  'delivered_percentage',
+  'read_percentage',
+  'replied_percentage',
+  'failed_percentage',
+] as const;
+
+/** A delivery report's CSV (GET /broadcast/{id}/recipients/export.csv): one line per recipient of the filter. */
+export const BROADCAST_REPORT_CSV_COLUMNS = [
+  'name',
+  'whatsapp_number',
+  'outcome',
+  'error_code',
+  'error_title',
+  'last_update',
+  'reply',
+  'replied_at',
+] as const;
 
 export const BroadcastListResponseSchema = z
   .object({
@@ -438,6 +501,26 @@ export const BroadcastRecipientSchema = z
   })
   .meta({ id: 'BroadcastRecipient' });
 
+/**
+ * A broadcast's audience as its report describes it: all contacts or tagged ones (sampled to `percentage` when it
+ * starts, opted-out contacts left out), or a list frozen from an earlier broadcast's recipients.
+ */
+export const BroadcastAudienceSummarySchema = z
+  .object({
+    type: z.enum(['all', 'filtered', 'list']),
+    /** The tags' names (type filtered); a deleted tag is left out. */
+    tags: z.array(z.string()),
+    percentage: z.number().int(),
+    /** +1 (US) numbers left out (decision 026). */
+    leave_out_us: z.boolean(),
+    /** The earlier broadcast a list came from (type list), when known. */
+    from_broadcast_id: z.number().int().nullable(),
+    /** Its recipients: the estimate made at creation until it starts, then the exact count. */
+    recipients: z.number().int(),
+  })
+  .meta({ id: 'BroadcastAudienceSummary' });
+export type BroadcastAudienceSummary = z.infer<typeof BroadcastAudienceSummarySchema>;
+
 export const BroadcastReportResponseSchema = z
   .object({
     broadcast: z.object({
@@ -445,6 +528,10 @@ export const BroadcastReportResponseSchema = z
       name: z.string(),
       template_name: z.string(),
       status: z.string(),
+      /** ISO 8601: when it starts (or started). */
+      scheduled: z.string(),
+      /** Who it goes to: for a scheduled broadcast, who will receive it (chosen when it starts). */
+      audience: BroadcastAudienceSummarySchema,
     }),
     /** How many recipients have each outcome (all of them, whatever the filter). */
     outcomes: z.record(

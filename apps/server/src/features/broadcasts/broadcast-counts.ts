@@ -5,7 +5,8 @@ import { withTransaction } from '../../db/transaction';
 const RECOUNT_SQL = `
   update broadcasts b
      set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed,
-         unknown_count = s.unknown, limited_count = s.limited, not_on_whatsapp_count = s.not_on_whatsapp
+         unknown_count = s.unknown, limited_count = s.limited, not_on_whatsapp_count = s.not_on_whatsapp,
+         handed_count = s.handed, sent_count = s.sent
     from (select broadcast_id,
                  count(*) filter (where state in ('accepted', 'sent', 'delivered', 'read'))::int as accepted,
                  count(*) filter (where state in ('delivered', 'read'))::int as delivered,
@@ -14,7 +15,10 @@ const RECOUNT_SQL = `
                  count(*) filter (where state = 'unknown')::int as unknown,
                  -- Not Herald's failures (decision 028): counted apart from failed.
                  count(*) filter (where state = 'limited')::int as limited,
-                 count(*) filter (where state = 'not_on_whatsapp')::int as not_on_whatsapp
+                 count(*) filter (where state = 'not_on_whatsapp')::int as not_on_whatsapp,
+                 -- With WhatsApp, no 'sent' status yet; and what WhatsApp reported sent (decision 036).
+                 count(*) filter (where state in ('accepted', 'held', 'unconfirmed'))::int as handed,
+                 count(*) filter (where state in ('sent', 'delivered', 'read'))::int as sent
             from broadcast_messages where broadcast_id = any($1::bigint[]) group by broadcast_id) s
    where b.id = s.broadcast_id`;
 

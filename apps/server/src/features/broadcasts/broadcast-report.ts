@@ -12,8 +12,8 @@ import {
   replyRate,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
-import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
+import { findReportedBroadcast } from './report-broadcast';
 
 /**
  * The delivery report of one broadcast of the account: how many recipients reached each outcome, and one
@@ -26,17 +26,7 @@ export async function readBroadcastReport(
   query: BroadcastReportQuery,
   pageUrl: (page: number) => string,
 ): Promise<BroadcastReport> {
-  const { rows: found } = await pool.query<{
-    id: number;
-    name: string;
-    template_name: string;
-    status: string;
-  }>('select id::int, name, template_name, status from broadcasts where id = $1 and waba_account_id = $2', [
-    id,
-    waba.id,
-  ]);
-  const broadcast = found[0];
-  if (!broadcast) throw HttpError.field(404, 'id', 'Broadcast not found');
+  const broadcast = await findReportedBroadcast(pool, waba, id);
 
   const states = query.outcome ? [...RECIPIENT_OUTCOMES[query.outcome]] : null;
   const offset = (query.page - 1) * BROADCAST_REPORT_PAGE_SIZE;

@@ -741,6 +741,15 @@ describe('GET /broadcast/{id}/recipients/', () => {
       name: 'Report',
       template_name: expect.any(String),
       status: 'completed',
+      scheduled: expect.any(String),
+      audience: {
+        type: 'filtered',
+        tags: ['Report'],
+        percentage: 100,
+        leave_out_us: false,
+        from_broadcast_id: null,
+        recipients: 3,
+      },
     });
     expect(body.count).toBe(3);
     expect(body.outcomes.not_on_whatsapp).toBe(1);

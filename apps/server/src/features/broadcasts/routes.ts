@@ -1,4 +1,6 @@
 import {
+  BROADCAST_HISTORY_CSV_COLUMNS,
+  BROADCAST_REPORT_CSV_COLUMNS,
   BroadcastActionParamsSchema,
   BroadcastActionResponseSchema,
   BroadcastCreateRequestSchema,
@@ -13,8 +15,10 @@ import {
   ErrorResponseSchema,
 } from '@herald/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { pageUrl } from '../../page-url';
 import type { BroadcastsService } from './broadcasts-service';
+import { sendCsv } from './send-csv';
 
 /** Spec §7 broadcast calls, inside the business (X-WABA-ID) scope. */
 export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAsyncZod {
@@ -68,8 +72,48 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
       },
       async (request) =>
         broadcasts.list(request.waba!, request.query, (page) =>
-          pageUrl(request, { page, search: request.query.search, sort: request.query.sort }),
+          pageUrl(request, {
+            page,
+            search: request.query.search,
+            sort: request.query.sort,
+            from: request.query.from,
+            to: request.query.to,
+            tz: request.query.from || request.query.to ? request.query.tz : undefined,
+          }),
         ),
+    );
+
+    app.get(
+      '/broadcast/export.csv',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary: `The history's list under its filter (from, to, tz, search, sort) as CSV (${BROADCAST_HISTORY_CSV_COLUMNS.join(', ')})`,
+          querystring: BroadcastListQuerySchema,
+          response: { 200: z.string(), 400: ErrorResponseSchema, 403: ErrorResponseSchema },
+        },
+      },
+      async (request, reply) => sendCsv(reply, await broadcasts.exportHistory(request.waba!, request.query)),
+    );
+
+    app.get(
+      '/broadcast/:id/recipients/export.csv',
+      {
+        schema: {
+          tags: ['broadcasts'],
+          summary: `A delivery report's recipients under its filter (outcome, replied) as CSV, streamed (${BROADCAST_REPORT_CSV_COLUMNS.join(', ')})`,
+          params: BroadcastReportParamsSchema,
+          querystring: BroadcastReportQuerySchema,
+          response: {
+            200: z.string(),
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request, reply) =>
+        sendCsv(reply, await broadcasts.exportReport(request.waba!, request.params.id, request.query)),
     );
 
     app.post(
