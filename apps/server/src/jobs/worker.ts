@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import PgBoss from 'pg-boss';
 import { BroadcastEngine } from '../features/broadcasts/broadcast-engine';
+import { BROADCASTS_DUE_CHANNEL } from '../features/broadcasts/broadcasts-service';
 import { startEngineLoop } from '../features/broadcasts/engine-loop';
 import { MessageSender } from '../features/broadcasts/message-sender';
 import {
@@ -124,6 +125,13 @@ export async function startWorker(options: {
     // A short graceful window: jobs are idempotent or leased, so a cut-off job is simply retried later.
     async stop() {
       await engineLoop?.stop();
+      // The leases are released: wake the other workers' engines so one takes the numbers over at once
+      // rather than at its next tick (graceful shutdown, decision 044).
+      if (engineLoop) {
+        await options.pool
+          .query(`select pg_notify('${BROADCASTS_DUE_CHANNEL}', 'handoff')`)
+          .catch(() => undefined);
+      }
       await boss.stop({ graceful: true, wait: true, timeout: 2_000 });
       mailer.close();
     },
