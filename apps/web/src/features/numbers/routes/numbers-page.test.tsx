@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import type { PreloadedState } from '../../../app/store';
+import { formatGraphTime } from '../graph-time';
 
 const account = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
 const withAccount: PreloadedState = {
@@ -55,9 +56,14 @@ describe('WhatsApp numbers (spec §2)', () => {
       'GREEN',
       'CLOUD_API',
       'STANDARD',
-      '2025-06-01T10:00:00+0000',
+      formatGraphTime('2025-06-01T10:00:00+0000'),
       '1906385232743451',
     ]);
+    // Issue 17: the user's local time, never Meta's raw ISO text; the exact instant stays in the markup.
+    const time = within(row as HTMLElement).getByText(formatGraphTime('2025-06-01T10:00:00+0000'));
+    expect(time.tagName).toBe('TIME');
+    expect(time.getAttribute('dateTime')).toBe('2025-06-01T10:00:00+0000');
+    expect(within(table).queryByText(/2025-06-01T/)).toBeNull();
     // The header's figures (issue 16) are read too: this is the page's own call.
     const request = fetch.requests().find((r) => pathOf(r) !== '/dashboard/header');
     expect(request && pathOf(request)).toBe('/meta/phone/whatsapp/');

@@ -1,23 +1,47 @@
+import type { ReactNode } from 'react';
 import type { PhoneNumber } from '@herald/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import { useGetPhoneNumbersQuery } from '../api';
+import { ScrollFrame } from '../components/scroll-frame';
+import { formatGraphTime } from '../graph-time';
 
-type Column = { header: string; value: (number: PhoneNumber) => string | null | undefined };
+type Column = {
+  header: string;
+  value: (number: PhoneNumber) => ReactNode;
+  /** How the column's cells lay out: short codes stay on one line, names and times may wrap. */
+  cellClassName?: string;
+};
+
+const NOWRAP = 'whitespace-nowrap';
+
+function onboardedTime(number: PhoneNumber): ReactNode {
+  const raw = number.last_onboarded_time;
+  if (!raw) return null;
+  return (
+    <time dateTime={raw} title={raw}>
+      {formatGraphTime(raw)}
+    </time>
+  );
+}
 
 /** Spec §2: the table's columns, in order. */
 const COLUMNS: readonly Column[] = [
-  { header: 'Verified Name', value: (n) => n.verified_name },
-  { header: 'Display Phone Number', value: (n) => n.display_phone_number },
+  { header: 'Verified Name', value: (n) => n.verified_name, cellClassName: 'min-w-32 break-words' },
+  { header: 'Display Phone Number', value: (n) => n.display_phone_number, cellClassName: NOWRAP },
   { header: 'Code Verification Status', value: (n) => n.code_verification_status },
   { header: 'Quality Rating', value: (n) => n.quality_rating },
   { header: 'Platform Type', value: (n) => n.platform_type },
   { header: 'Throughput Level', value: (n) => n.throughput?.level },
-  { header: 'Last Onboarded Time', value: (n) => n.last_onboarded_time },
-  { header: 'ID', value: (n) => n.id },
+  { header: 'Last Onboarded Time', value: onboardedTime, cellClassName: 'min-w-28' },
+  { header: 'ID', value: (n) => n.id, cellClassName: `${NOWRAP} tabular-nums` },
 ];
 
+/**
+ * Issue 17: at 1440 px every column fits (headers wrap, cells are tight); on narrower screens the table
+ * scrolls sideways and ScrollFrame says so.
+ */
 export function NumbersPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
   // currentData, not data: after a change of account the previous account's rows must not linger.
@@ -36,7 +60,7 @@ export function NumbersPage() {
           Error: {errorText(error)}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs">
+        <ScrollFrame label="WhatsApp numbers table">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50">
               <tr>
@@ -44,7 +68,7 @@ export function NumbersPage() {
                   <th
                     key={column.header}
                     scope="col"
-                    className="px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase"
+                    className="px-3 py-3 text-left align-bottom text-xs font-semibold tracking-wide text-slate-500 uppercase"
                   >
                     {column.header}
                   </th>
@@ -56,7 +80,10 @@ export function NumbersPage() {
                 currentData.data.map((number) => (
                   <tr key={number.id} className="hover:bg-slate-50">
                     {COLUMNS.map((column) => (
-                      <td key={column.header} className="px-4 py-3 whitespace-nowrap text-slate-700">
+                      <td
+                        key={column.header}
+                        className={`px-3 py-3 align-top text-slate-700 ${column.cellClassName ?? ''}`}
+                      >
                         {column.value(number) ?? '—'}
                       </td>
                     ))}
@@ -71,7 +98,7 @@ export function NumbersPage() {
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollFrame>
       )}
     </>
   );
