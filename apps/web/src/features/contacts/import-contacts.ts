@@ -15,11 +15,14 @@ type ImportOutcome = { ok: true; result: ImportResult } | { ok: false; failure: 
 export async function importContacts(options: {
   file: File;
   tag: string;
+  /** ISO country for numbers written without their country code ('DE'); sent before the file (issue 17). */
+  defaultCountry?: string;
   session: SessionApi;
   onProgress: (fraction: number) => void;
 }): Promise<ImportOutcome> {
   const body = new FormData();
   body.append('tag', options.tag);
+  if (options.defaultCountry) body.append('default_country', options.defaultCountry);
   // The file last: a streaming server then has the tag before it reads the file.
   body.append('file', options.file, options.file.name);
   try {
