@@ -1,15 +1,19 @@
-import type { Contact, ContactList, Tag } from '@herald/contracts';
+import type { BulkTagResult, Contact, ContactList, Tag } from '@herald/contracts';
 import { api } from '../../lib/api';
 
 type ContactListArgs = {
   page: number;
   pageSize: number;
   search: string;
+  /** Contacts carrying any of these tags; none: every contact. */
+  tagIds: number[];
+  /** true: only contacts who opted out; undefined: everyone. */
+  optedOut: boolean | undefined;
   /** The selected account: it only keys the cache (the base query sends it as X-WABA-ID). */
   wabaId: string | null;
 };
 
-type ContactSaveArgs = { customer_name: string; whatsapp_number: string };
+type ContactSaveArgs = { customer_name: string; whatsapp_number: string; tags?: string[] };
 
 // A change to any contact can move rows between pages and change tag counts, so every mutation
 // invalidates the whole list and the tags.
@@ -20,9 +24,15 @@ export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** GET /recipient/create/: one page of contacts, optionally filtered by `search`. */
     getContacts: build.query<ContactList, ContactListArgs>({
-      query: ({ page, pageSize, search }) => ({
+      query: ({ page, pageSize, search, tagIds, optedOut }) => ({
         url: '/recipient/create/',
-        params: { page, page_size: pageSize, ...(search ? { search } : {}) },
+        params: {
+          page,
+          page_size: pageSize,
+          ...(search ? { search } : {}),
+          ...(tagIds.length ? { tag_ids: tagIds.join(',') } : {}),
+          ...(optedOut === undefined ? {} : { opted_out: String(optedOut) }),
+        },
       }),
       providesTags: ['Contacts'],
     }),
@@ -46,6 +56,26 @@ export const contactsApi = api.injectEndpoints({
       query: () => '/recipient/tags/',
       providesTags: ['Tags'],
     }),
+    /** POST /recipient/tags/add/: tag the selected contacts (the tag is created when missing). */
+    addTagToContacts: build.mutation<BulkTagResult, { contact_ids: number[]; tag_name: string }>({
+      query: (body) => ({ url: '/recipient/tags/add/', method: 'POST', body }),
+      invalidatesTags: CHANGED,
+    }),
+    /** POST /recipient/tags/remove/ */
+    removeTagFromContacts: build.mutation<BulkTagResult, { contact_ids: number[]; tag_id: number }>({
+      query: (body) => ({ url: '/recipient/tags/remove/', method: 'POST', body }),
+      invalidatesTags: CHANGED,
+    }),
+    /** PUT /recipient/tags/{id}/ */
+    renameTag: build.mutation<Tag, { id: number; name: string }>({
+      query: ({ id, name }) => ({ url: `/recipient/tags/${id}/`, method: 'PUT', body: { name } }),
+      invalidatesTags: CHANGED,
+    }),
+    /** DELETE /recipient/tags/{id}/: answers the tag with the number of contacts it was taken off. */
+    deleteTag: build.mutation<Tag, number>({
+      query: (id) => ({ url: `/recipient/tags/${id}/`, method: 'DELETE' }),
+      invalidatesTags: CHANGED,
+    }),
     /** GET /recipient/cols: the column names templates can use as variables. */
     getContactColumns: build.query<string[], string | null>({
       query: () => '/recipient/cols',
@@ -61,4 +91,8 @@ export const {
   useDeleteContactMutation,
   useGetTagsQuery,
   useGetContactColumnsQuery,
+  useAddTagToContactsMutation,
+  useRemoveTagFromContactsMutation,
+  useRenameTagMutation,
+  useDeleteTagMutation,
 } = contactsApi;

@@ -20,63 +20,73 @@ function orDash(value: string | number | null): string {
   return value === null || value === '' ? '—' : String(value);
 }
 
-/** Spec §2: the table's columns, in order. */
-const COLUMNS: readonly Column[] = [
-  {
-    header: 'Name',
-    cell: (c) => (
-      <>
-        <span className="font-medium text-slate-900">{c.recipient_name}</span>
-        {c.opted_out_at ? (
-          <span
-            title="Replied STOP: left out of broadcasts until they reply START"
-            className="ml-2 inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-slate-300 ring-inset"
-          >
-            Opted out
-          </span>
-        ) : null}
-      </>
-    ),
-  },
-  { header: 'Number', cell: (c) => <span className="tabular-nums">{displayNumber(c.whatsapp_number)}</span> },
-  { header: 'Age', cell: (c) => orDash(c.recipient_age) },
-  { header: 'Gender', cell: (c) => orDash(c.recipient_gender) },
-  {
-    header: 'Address',
-    cell: (c) => orDash(c.recipient_address),
-    // Addresses are the long free text: they wrap rather than push the actions out of view.
-    className: 'min-w-40 max-w-56 whitespace-normal',
-  },
-  { header: 'Post Code', cell: (c) => orDash(c.recipient_post_code) },
-  { header: 'Email', cell: (c) => orDash(c.recipient_email) },
-  {
-    header: 'Tags',
-    cell: (c) =>
-      c.tags.length ? (
-        <span className="flex gap-1">
-          {c.tags.map((tag) => (
+/** Spec §2: the table's columns, in order; a tag chip filters the list by its tag (issue 17). */
+function columns(onTag: (tag: Contact['tags'][number]) => void): readonly Column[] {
+  return [
+    {
+      header: 'Name',
+      cell: (c) => (
+        <>
+          <span className="font-medium text-slate-900">{c.recipient_name}</span>
+          {c.opted_out_at ? (
             <span
-              key={tag.id}
-              className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-200"
+              title="Replied STOP: left out of broadcasts until they reply START"
+              className="ml-2 inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-slate-300 ring-inset"
             >
-              {tag.tag_name}
+              Opted out
             </span>
-          ))}
-        </span>
-      ) : (
-        '—'
+          ) : null}
+        </>
       ),
-  },
-];
+    },
+    {
+      header: 'Number',
+      cell: (c) => <span className="tabular-nums">{displayNumber(c.whatsapp_number)}</span>,
+    },
+    { header: 'Age', cell: (c) => orDash(c.recipient_age) },
+    { header: 'Gender', cell: (c) => orDash(c.recipient_gender) },
+    {
+      header: 'Address',
+      cell: (c) => orDash(c.recipient_address),
+      // Addresses are the long free text: they wrap rather than push the actions out of view.
+      className: 'min-w-40 max-w-56 whitespace-normal',
+    },
+    { header: 'Post Code', cell: (c) => orDash(c.recipient_post_code) },
+    { header: 'Email', cell: (c) => orDash(c.recipient_email) },
+    {
+      header: 'Tags',
+      cell: (c) =>
+        c.tags.length ? (
+          <span className="flex gap-1">
+            {c.tags.map((tag) => (
+              <button
+                key={tag.id}
+                type="button"
+                title={`Show only contacts tagged ${tag.tag_name}`}
+                onClick={() => onTag(tag)}
+                className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-200 hover:bg-emerald-100 focus-visible:outline-2 focus-visible:outline-emerald-600"
+              >
+                {tag.tag_name}
+              </button>
+            ))}
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+  ];
+}
 
-const HEADERS: readonly DataTableHeader[] = [
-  ...COLUMNS.map((column) => ({ key: column.header, label: column.header })),
-  {
-    key: 'actions',
-    label: <span className="sr-only">Actions</span>,
-    className: 'sticky right-0 bg-slate-50 px-3 py-3',
-  },
-];
+const HEADER_LABELS: readonly DataTableHeader[] = [
+  'Name',
+  'Number',
+  'Age',
+  'Gender',
+  'Address',
+  'Post Code',
+  'Email',
+  'Tags',
+].map((label) => ({ key: label, label }));
 
 const iconButtonClass =
   'rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600';
@@ -88,28 +98,74 @@ type ContactsTableProps = {
   refreshing: boolean;
   error: string | null;
   emptyText: string;
+  /** The ids of the checked rows. */
+  selected: ReadonlySet<number>;
+  onSelect: (ids: number[], checked: boolean) => void;
+  onTag: (tag: Contact['tags'][number]) => void;
   onEdit: (contact: Contact) => void;
   onDelete: (contact: Contact) => void;
 };
+
+const checkboxClass = 'h-4 w-4 rounded border-slate-300 text-emerald-600 focus:ring-emerald-500';
 
 export function ContactsTable({
   contacts,
   refreshing,
   error,
   emptyText,
+  selected,
+  onSelect,
+  onTag,
   onEdit,
   onDelete,
 }: ContactsTableProps) {
+  const cells = columns(onTag);
+  const ids = contacts?.map((contact) => contact.id) ?? [];
+  const checkedOnPage = ids.filter((id) => selected.has(id)).length;
+  const headers: DataTableHeader[] = [
+    {
+      key: 'select',
+      label: (
+        <input
+          type="checkbox"
+          aria-label="Select all on this page"
+          className={checkboxClass}
+          disabled={ids.length === 0}
+          checked={ids.length > 0 && checkedOnPage === ids.length}
+          ref={(box) => {
+            if (box) box.indeterminate = checkedOnPage > 0 && checkedOnPage < ids.length;
+          }}
+          onChange={(event) => onSelect(ids, event.target.checked)}
+        />
+      ),
+      className: 'w-10 px-3 py-3',
+    },
+    ...HEADER_LABELS,
+    {
+      key: 'actions',
+      label: <span className="sr-only">Actions</span>,
+      className: 'sticky right-0 bg-slate-50 px-3 py-3',
+    },
+  ];
   return (
     <DataTable
-      headers={HEADERS}
+      headers={headers}
       rows={contacts}
       error={error}
       emptyText={emptyText}
       refreshing={refreshing}
       renderRow={(contact) => (
         <tr key={contact.id} className="group hover:bg-slate-50">
-          {COLUMNS.map((column) => (
+          <td className="w-10 px-3 py-3">
+            <input
+              type="checkbox"
+              aria-label={`Select ${contact.recipient_name}`}
+              className={checkboxClass}
+              checked={selected.has(contact.id)}
+              onChange={(event) => onSelect([contact.id], event.target.checked)}
+            />
+          </td>
+          {cells.map((column) => (
             <td
               key={column.header}
               className={`px-3 py-3 text-slate-700 ${column.className ?? 'whitespace-nowrap'}`}

@@ -103,14 +103,15 @@ describe('Contacts screen (spec §2)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
-    ).toEqual(['Name', 'Number', 'Age', 'Gender', 'Address', 'Post Code', 'Email', 'Tags', 'Actions']);
+    ).toEqual(['', 'Name', 'Number', 'Age', 'Gender', 'Address', 'Post Code', 'Email', 'Tags', 'Actions']);
+    expect(within(table).getByRole('checkbox', { name: 'Select all on this page' })).toBeTruthy();
 
     const cell = await within(table).findByRole('cell', { name: 'Ada Lovelace' });
     const row = cell.closest('tr') as HTMLElement;
     expect(
       within(row)
         .getAllByRole('cell')
-        .slice(0, 8)
+        .slice(1, 9)
         .map((c) => c.textContent),
     ).toEqual([
       'Ada Lovelace',
@@ -241,14 +242,18 @@ describe('Add and edit a contact (spec §4, §5)', () => {
     expect(success).toHaveBeenCalledWith('Contact added');
     const post = fetch.requests().find((r) => r.method === 'POST');
     expect(post && pathOf(post)).toBe('/recipient/create/');
-    expect(await bodyOf(post)).toEqual({ customer_name: 'Grace Hopper', whatsapp_number: '+442079460958' });
+    expect(await bodyOf(post)).toEqual({
+      customer_name: 'Grace Hopper',
+      whatsapp_number: '+442079460958',
+      tags: [],
+    });
     const paths = fetch.requests().map((r) => `${r.method} ${pathOf(r)}`);
     // Both the list and the tag counts are fetched again after the write.
     expect(paths.filter((p) => p === 'GET /recipient/create/')).toHaveLength(2);
     expect(paths.filter((p) => p === 'GET /recipient/tags/')).toHaveLength(2);
   });
 
-  it('sends nothing and shows nothing while the name or the number is empty', async () => {
+  it('names the empty field and sends nothing while the name or the number is empty (issue 17)', async () => {
     const fetch = contactsServer([ada]);
     renderRoute('/customers', { preloadedState: withAccount });
     await screen.findByText('Ada Lovelace');
@@ -256,15 +261,21 @@ describe('Add and edit a contact (spec §4, §5)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Add New Contact' });
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add Contact' }));
+    expect(within(dialog).getByText('Name is required')).toBeTruthy();
+    expect(within(dialog).getByText('WhatsApp number is required')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Grace' } });
+    expect(within(dialog).queryByText('Name is required')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add Contact' }));
+    expect(within(dialog).getByText('WhatsApp number is required')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: '   ' } });
     fireEvent.change(within(dialog).getByLabelText('WhatsApp Number'), { target: { value: '4155550123' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add Contact' }));
+    expect(within(dialog).getByText('Name is required')).toBeTruthy();
+    expect(within(dialog).queryByText('WhatsApp number is required')).toBeNull();
 
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fetch.requests().filter((r) => r.method !== 'GET')).toEqual([]);
-    expect(within(dialog).queryByRole('alert')).toBeNull();
     expect(screen.getByRole('dialog')).toBe(dialog);
   });
 
@@ -328,6 +339,7 @@ describe('Add and edit a contact (spec §4, §5)', () => {
       customer_id: 1,
       customer_name: 'Ada King',
       whatsapp_number: '+14155550123',
+      tags: ['VIP', 'London'],
     });
   });
 

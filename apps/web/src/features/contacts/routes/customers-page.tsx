@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { CONTACT_PAGE_SIZES, DEFAULT_CONTACT_PAGE_SIZE } from '@herald/contracts';
-import type { Contact } from '@herald/contracts';
+import { CONTACT_PAGE_SIZES, DEFAULT_CONTACT_PAGE_SIZE, phoneNumberCountry } from '@herald/contracts';
+import type { Contact, Tag } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { PlusIcon, SearchIcon, UploadIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
@@ -14,6 +14,10 @@ import { ContactsTable } from '../components/contacts-table';
 import { DeleteContactDialog } from '../components/delete-contact-dialog';
 import { ImportContactsDialog } from '../components/import-contacts-dialog';
 import { TagCounts } from '../components/tag-counts';
+import { ActiveFilters } from '../components/active-filters';
+import { BulkTagBar } from '../components/bulk-tag-bar';
+import { DeleteTagDialog } from '../components/delete-tag-dialog';
+import { RenameTagDialog } from '../components/rename-tag-dialog';
 
 /** How long typing must pause before the search is sent. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -23,30 +27,65 @@ type OpenDialog =
   | { kind: 'edit'; contact: Contact }
   | { kind: 'delete'; contact: Contact }
   | { kind: 'import' }
+  | { kind: 'rename-tag'; tag: Tag }
+  | { kind: 'delete-tag'; tag: Tag }
   | null;
+
+type TagFilter = { id: number; name: string };
 
 /**
  * Spec §2 Contacts: search, page size, paging, the table, add/edit/delete and CSV import. Spec §4: the
  * list reloads when the page, page size or search changes; a new search or page size starts at page 1.
+ * Issue 17: filters by tags and opt-out (from page 1 too), checked rows tagged in bulk, tags renamed and
+ * deleted. The checked rows are those of the page in view: any change of page or filter unchecks them.
  */
 export function CustomersPage() {
-  const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
+  const account = useAppSelector((state) => state.waba.selectedWabaAccount);
+  const wabaId = account?.waba_id ?? null;
+  const businessNumber = account?.details[0]?.display_phone_number;
+  const businessCountry =
+    typeof businessNumber === 'string' ? (phoneNumberCountry(businessNumber) ?? undefined) : undefined;
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_CONTACT_PAGE_SIZE);
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
+  const [tagFilter, setTagFilter] = useState<TagFilter[]>([]);
+  const [optedOut, setOptedOut] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [dialog, setDialog] = useState<OpenDialog>(null);
+
+  // The page and the selection follow every change of what is listed.
+  function showPage(next: number) {
+    setPage(next);
+    setSelected(new Set());
+  }
+  function filterTags(next: TagFilter[]) {
+    setTagFilter(next);
+    showPage(1);
+  }
+  function toggleTag(tag: TagFilter) {
+    filterTags(
+      tagFilter.some((t) => t.id === tag.id) ? tagFilter.filter((t) => t.id !== tag.id) : [...tagFilter, tag],
+    );
+  }
 
   // Search and page together, so no request goes out for the new search on the old page.
   const applySearch = useDebouncedCallback((text: string) => {
     setSearch(text.trim());
-    setPage(1);
+    showPage(1);
   }, SEARCH_DEBOUNCE_MS);
 
   // currentData, not data: rows of another page, search or account must not stand in for this one's.
   // Spec §4 "reloads": a page seen before shows at once from the cache and is fetched again.
   const { currentData, error, isFetching } = useGetContactsQuery(
-    { page, pageSize, search, wabaId },
+    {
+      page,
+      pageSize,
+      search,
+      tagIds: tagFilter.map((tag) => tag.id),
+      optedOut: optedOut ? true : undefined,
+      wabaId,
+    },
     { refetchOnMountOrArgChange: true },
   );
   const { data: tags } = useGetTagsQuery(wabaId);
@@ -58,6 +97,7 @@ export function CustomersPage() {
   }, [count, page, pageSize]);
 
   const close = () => setDialog(null);
+  const tagNames = tags?.map((tag) => tag.name) ?? [];
   return (
     <>
       <PageHeader
@@ -81,7 +121,13 @@ export function CustomersPage() {
         }
       />
 
-      <TagCounts tags={tags} />
+      <TagCounts
+        tags={tags}
+        activeIds={tagFilter.map((tag) => tag.id)}
+        onToggle={(tag) => toggleTag({ id: tag.id, name: tag.name })}
+        onRename={(tag) => setDialog({ kind: 'rename-tag', tag })}
+        onDelete={(tag) => setDialog({ kind: 'delete-tag', tag })}
+      />
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="relative w-full max-w-sm">
@@ -103,13 +149,25 @@ export function CustomersPage() {
           />
         </div>
         <div className="flex items-center gap-2 text-sm text-slate-600">
+          <label className="mr-3 inline-flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={optedOut}
+              onChange={(event) => {
+                setOptedOut(event.target.checked);
+                showPage(1);
+              }}
+              className="h-4 w-4 rounded border-slate-300 text-emerald-600 focus:ring-emerald-500"
+            />
+            Opted out only
+          </label>
           <span aria-hidden="true">Show</span>
           <select
             aria-label="Page size"
             value={pageSize}
             onChange={(event) => {
               setPageSize(Number(event.target.value));
-              setPage(1);
+              showPage(1);
             }}
             className="rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
           >
@@ -123,13 +181,53 @@ export function CustomersPage() {
         </div>
       </div>
 
+      <ActiveFilters
+        // A tag renamed meanwhile shows its new name.
+        tags={tagFilter.map((t) => ({
+          id: t.id,
+          name: tags?.find((tag) => tag.id === t.id)?.name ?? t.name,
+        }))}
+        optedOut={optedOut}
+        onRemoveTag={(id) => filterTags(tagFilter.filter((tag) => tag.id !== id))}
+        onRemoveOptedOut={() => {
+          setOptedOut(false);
+          showPage(1);
+        }}
+        onClearAll={() => {
+          setOptedOut(false);
+          filterTags([]);
+        }}
+      />
+
+      {selected.size ? (
+        <BulkTagBar selected={[...selected]} tags={tags ?? []} onClear={() => setSelected(new Set())} />
+      ) : null}
+
       <ContactsTable
         contacts={currentData?.results}
         refreshing={isFetching && currentData !== undefined}
         error={error && !isFetching ? errorText(error) : null}
         emptyText={
-          search ? `No contacts match "${search}".` : 'No contacts yet. Add one or import a CSV file.'
+          search
+            ? `No contacts match "${search}".`
+            : tagFilter.length || optedOut
+              ? 'No contacts match these filters.'
+              : 'No contacts yet. Add one or import a CSV file.'
         }
+        selected={selected}
+        onSelect={(ids, checked) =>
+          setSelected((current) => {
+            const next = new Set(current);
+            for (const id of ids) {
+              if (checked) next.add(id);
+              else next.delete(id);
+            }
+            return next;
+          })
+        }
+        onTag={(tag) => {
+          if (!tagFilter.some((t) => t.id === tag.id)) toggleTag({ id: tag.id, name: tag.tag_name });
+        }}
         onEdit={(contact) => setDialog({ kind: 'edit', contact })}
         onDelete={(contact) => setDialog({ kind: 'delete', contact })}
       />
@@ -140,15 +238,33 @@ export function CustomersPage() {
         count={count}
         hasPrevious={page > 1 && !isFetching}
         hasNext={Boolean(currentData?.next) && !isFetching}
-        onPage={setPage}
+        onPage={showPage}
       />
 
-      {dialog?.kind === 'add' ? <ContactFormDialog onClose={close} /> : null}
+      {dialog?.kind === 'add' ? (
+        <ContactFormDialog defaultCountry={businessCountry} tagNames={tagNames} onClose={close} />
+      ) : null}
       {dialog?.kind === 'edit' ? (
-        <ContactFormDialog key={dialog.contact.id} contact={dialog.contact} onClose={close} />
+        <ContactFormDialog
+          key={dialog.contact.id}
+          contact={dialog.contact}
+          defaultCountry={businessCountry}
+          tagNames={tagNames}
+          onDelete={(contact) => setDialog({ kind: 'delete', contact })}
+          onClose={close}
+        />
       ) : null}
       {dialog?.kind === 'delete' ? <DeleteContactDialog contact={dialog.contact} onClose={close} /> : null}
       {dialog?.kind === 'import' ? <ImportContactsDialog onClose={close} /> : null}
+      {dialog?.kind === 'rename-tag' ? <RenameTagDialog tag={dialog.tag} onClose={close} /> : null}
+      {dialog?.kind === 'delete-tag' ? (
+        <DeleteTagDialog
+          tag={dialog.tag}
+          // A deleted tag can no longer filter the list.
+          onDeleted={(tag) => filterTags(tagFilter.filter((t) => t.id !== tag.id))}
+          onClose={close}
+        />
+      ) : null}
     </>
   );
 }
