@@ -33,9 +33,18 @@ type BroadcastListArgs = {
   page: number;
   search: string;
   sort: BroadcastSort;
+  /** The date range (local days of the Scheduled time in `tz`, both included); '' for no bound. */
+  from?: string;
+  to?: string;
+  tz?: string;
   /** The selected account: it only keys the cache (the base query sends it as X-WABA-ID). */
   wabaId: string | null;
 };
+
+/** The history's date range as the server takes it: only the bounds given, with the zone when there is one. */
+export function historyRange({ from, to, tz }: { from?: string; to?: string; tz?: string }) {
+  return from || to ? { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(tz ? { tz } : {}) } : {};
+}
 
 /**
  * Spec §7 broadcast calls, plus this feature's own reads of templates, tags and contacts (features do not
@@ -45,9 +54,9 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
   endpoints: (build) => ({
     /** GET /broadcast/create/: one page of the account's broadcasts and the summary totals. */
     getBroadcasts: build.query<BroadcastPage, BroadcastListArgs>({
-      query: ({ page, search, sort }) => ({
+      query: ({ page, search, sort, from, to, tz }) => ({
         url: '/broadcast/create/',
-        params: { page, sort, ...(search ? { search } : {}) },
+        params: { page, sort, ...(search ? { search } : {}), ...historyRange({ from, to, tz }) },
       }),
       transformResponse: toBroadcastPage,
       providesTags: ['Broadcasts'],

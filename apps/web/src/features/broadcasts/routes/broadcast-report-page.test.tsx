@@ -22,7 +22,21 @@ function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): Bro
 
 function report(results: BroadcastRecipient[], overrides: Partial<BroadcastReport> = {}): BroadcastReport {
   return {
-    broadcast: { id: 7, name: 'Summer launch', template_name: 'summer_sale', status: 'completed' },
+    broadcast: {
+      id: 7,
+      name: 'Summer launch',
+      template_name: 'summer_sale',
+      status: 'completed',
+      scheduled: '2026-01-15T09:00:00.000Z',
+      audience: {
+        type: 'all',
+        tags: [],
+        percentage: 100,
+        leave_out_us: false,
+        from_broadcast_id: null,
+        recipients: 40,
+      },
+    },
     outcomes: {
       pending: 0,
       held: 0,

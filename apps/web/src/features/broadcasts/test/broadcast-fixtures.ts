@@ -101,6 +101,8 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
     limited_percentage: 0,
     not_on_whatsapp_percentage: 0,
     replied_percentage: 0,
+    handed_percentage: 0,
+    all_handed: false,
     total_recipients: 200,
     status: 'completed',
     template_name: 'summer_sale',
@@ -114,7 +116,9 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
 export const totals: BroadcastTotals = {
   broadcasts: 12,
   recipients: 3000,
+  scheduled_recipients: 0,
   sent: 2700,
+  handed: 0,
   delivered: 2400,
   read: 1000,
   failed: 150,
