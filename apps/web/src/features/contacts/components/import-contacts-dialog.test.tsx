@@ -161,3 +161,49 @@ describe('Import dialog (spec §4, §5, §8)', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 });
+
+describe('Import dialog: default country for national numbers (issue 17)', () => {
+  function openFor(displayPhoneNumber?: string) {
+    const business = {
+      waba_id: '222',
+      details: displayPhoneNumber
+        ? [{ display_name: 'Laden', display_phone_number: displayPhoneNumber }]
+        : [],
+    };
+    renderWithStore(<ImportContactsDialog onClose={vi.fn()} />, {
+      preloadedState: { ...signedIn, waba: { wabaAccounts: [business], selectedWabaAccount: business } },
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Import Contacts' });
+    const select = within(dialog).getByLabelText('Default country') as HTMLSelectElement;
+    return { dialog, select };
+  }
+
+  it.each([
+    ['+49 30 12345678', 'DE', 'Germany (+49)'],
+    ['+44 20 7946 0958', 'GB', 'United Kingdom (+44)'],
+    // The sandbox's numbers are no real line: the calling code's main country.
+    ['+1 555 0100', 'US', 'United States (+1)'],
+    [undefined, 'US', 'United States (+1)'],
+  ])("starts on the business number's country (%s → %s)", (number, code, label) => {
+    const { select } = openFor(number);
+    expect(select.value).toBe(code);
+    expect(select.selectedOptions[0]?.textContent).toBe(label);
+    expect(select.getAttribute('aria-describedby')).toBeTruthy();
+  });
+
+  it('sends the country shown, or the one the user picks, before the file', async () => {
+    const xhr = stubXhr();
+    const { dialog, select } = openFor('+49 30 12345678');
+    fill(dialog, { file: csv(), tag: 'Kunden' });
+    submit(dialog);
+    const first = xhr.last()?.body as FormData;
+    expect([...first.keys()]).toEqual(['tag', 'default_country', 'file']);
+    expect(first.get('default_country')).toBe('DE');
+    await act(async () => xhr.last()?.respond(400, { detail: 'Only detail' }));
+
+    fireEvent.change(select, { target: { value: 'AT' } });
+    submit(dialog);
+    expect(xhr.sent()).toHaveLength(2);
+    expect((xhr.last()?.body as FormData).get('default_country')).toBe('AT');
+  });
+});

@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { useStore } from 'react-redux';
+import { useSelector, useStore } from 'react-redux';
 import toast from 'react-hot-toast';
 import { IMPORT_MESSAGES } from '@herald/contracts';
-import type { ImportResult } from '@herald/contracts';
+import type { ImportResult, PhoneCountry } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { FormField } from '../../../components/form-field';
@@ -13,6 +13,12 @@ import { api } from '../../../lib/api';
 import type { SessionApi } from '../../../lib/base-query';
 import { CONTACT_TEMPLATE_FILE_NAME, CONTACT_TEMPLATE_HREF } from '../contact-template';
 import { importContacts } from '../import-contacts';
+import { businessCountry, DefaultCountrySelect } from './default-country-select';
+
+/** The part of the app's state the dialog reads: the selected account's numbers, as sign-in listed them. */
+type WithSelectedAccount = {
+  waba: { selectedWabaAccount: { details: Array<Record<string, unknown>> } | null };
+};
 
 /** Spec §5 import rules, checked before anything is sent; answers the message to show, if any. */
 function checkImport(file: File | null, tag: string): string | null {
@@ -36,6 +42,11 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
   const fileInputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [tag, setTag] = useState('');
+  // The business number's country: a business's customers mostly write numbers the way its own is written.
+  const firstNumber = useSelector(
+    (state: WithSelectedAccount) => state.waba.selectedWabaAccount?.details[0]?.display_phone_number,
+  );
+  const [country, setCountry] = useState<PhoneCountry>(() => businessCountry(firstNumber));
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
@@ -54,6 +65,7 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
     const outcome = await importContacts({
       file,
       tag: tag.trim(),
+      defaultCountry: country,
       session: store as SessionApi,
       onProgress: setProgress,
     });
@@ -73,7 +85,7 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
   return (
     <ModalDialog
       title="Import Contacts"
-      description="Upload a CSV file with the columns name, number, age, gender, address, post_code and email. Numbers must include the country code."
+      description="Upload a CSV file with the columns name, number, age, gender, address, post_code and email. Numbers without their country code are read as numbers of the default country."
       onClose={onClose}
       busy={busy}
     >
@@ -117,6 +129,7 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
             setMessage(null);
           }}
         />
+        <DefaultCountrySelect value={country} onChange={setCountry} disabled={busy} />
         {busy ? (
           <div>
             <div className="mb-1 flex justify-between text-xs text-slate-500">
