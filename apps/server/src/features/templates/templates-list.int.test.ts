@@ -201,7 +201,7 @@ describe("POST /meta/templates/sync/ ('Refresh from Meta')", () => {
         template_name: 'sync_approved',
         status: 'APPROVED',
         rejected_reason: null,
-        quality_score: { score: 'UNKNOWN' },
+        quality_score: null,
       },
       { template_name: 'sync_rejected', status: 'REJECTED', rejected_reason: 'SCAM' },
     ]);

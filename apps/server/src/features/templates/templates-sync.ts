@@ -38,7 +38,10 @@ export async function syncTemplatesFromMeta(
   const reasons = remote.map((t) =>
     t.status === 'REJECTED' && t.rejected_reason && t.rejected_reason !== 'NONE' ? t.rejected_reason : null,
   );
-  const qualities = remote.map((t) => t.quality_score?.score ?? null);
+  // 'UNKNOWN' (a new template's score) says nothing the list does not already show for no score.
+  const qualities = remote.map((t) =>
+    t.quality_score?.score && t.quality_score.score !== 'UNKNOWN' ? t.quality_score.score : null,
+  );
   const qualityDates = remote.map((t) => t.quality_score?.date ?? null);
 
   const { rows } = await deps.pool.query<{ checked: number; updated: number }>(
