@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, requireSecrets, type Config } from './config';
 import { appRoleGrantsSql, createAppRoleSql, grantAppRole, migrateAndGrant } from './db/app-role';
 import { startEmbeddedPostgres } from './db/embedded-postgres';
 import { assertDatabaseReachable, createPool } from './db/pool';
+import { buildWorkerHttp } from './features/health/worker-http';
 import { startWorker } from './jobs/worker';
 import { loadOrCreateLocalSecrets } from './supervisor/local-secrets';
 import { stopOnSignal } from './supervisor/shutdown';
@@ -19,6 +20,31 @@ const USAGE = `usage: herald <command>
            grant <role> what the app needs (as DATABASE_OWNER_URL, else DATABASE_URL); --print only prints the SQL`;
 
 class StartupError extends Error {}
+
+/** How long SIGTERM waits for requests in flight (API) or the batch in flight (worker) before exiting anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Opens the worker's probe and metrics port. WORKER_PORT set explicitly must be served (else the start fails);
+ * the default port already taken (a second worker on one machine) only costs this worker its probes.
+ */
+async function listenForProbes(
+  http: Awaited<ReturnType<typeof buildWorkerHttp>>,
+  config: Config,
+): Promise<string | undefined> {
+  try {
+    return await http.listen(config.HOST, config.WORKER_PORT);
+  } catch (error) {
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    if (!inUse || process.env.WORKER_PORT) {
+      throw new StartupError(`WORKER_PORT ${config.WORKER_PORT}: ${(error as Error).message}`);
+    }
+    http.log.warn(
+      `WORKER_PORT ${config.WORKER_PORT} is in use: this worker serves no /healthz, /readyz or /metrics (set WORKER_PORT)`,
+    );
+    return undefined;
+  }
+}
 
 const ready = (details: Record<string, unknown> = {}) => process.send?.({ type: 'ready', ...details });
 
@@ -56,10 +82,12 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
     const pool = createPool(config.DATABASE_URL!);
     const app = await buildApp({ config, pool });
     await app.listen({ host: config.HOST, port: config.PORT });
+    // SIGTERM: stop accepting, let the requests in flight finish (idle keep-alive sockets close at once,
+    // a new request on a busy one is answered 503), then exit.
     stopOnSignal(async () => {
       await app.close();
       await pool.end();
-    });
+    }, SHUTDOWN_GRACE_MS);
     ready({ port: config.PORT });
   },
 
@@ -67,10 +95,16 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
     const databaseUrl = await requireDatabase(config);
     const pool = createPool(databaseUrl, 4);
     const { encryptionKey } = requireSecrets(config);
+    const http = await buildWorkerHttp({
+      pool,
+      logLevel: config.LOG_LEVEL,
+      metricsToken: config.METRICS_TOKEN,
+    });
+    const httpUrl = await listenForProbes(http, config);
     const worker = await startWorker({
       databaseUrl,
       pool,
-      onError: (error) => console.error(error.message),
+      onError: (error) => http.log.error(error.message),
       broadcasts: {
         graphApiBase: config.graphApiBase,
         graphVersion: config.GRAPH_API_VERSION,
@@ -81,12 +115,17 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
       },
       mail: { smtpUrl: config.SMTP_URL, from: config.SMTP_FROM },
     });
+    // SIGTERM: the batch in flight is finished and its results written, the numbers' leases are released and
+    // the other workers woken (worker.stop), then the probes go and the process exits.
     stopOnSignal(async () => {
       await worker.stop();
+      await http.close();
       await pool.end();
-    });
-    console.log('worker started; heartbeat scheduled');
-    ready();
+    }, SHUTDOWN_GRACE_MS);
+    http.log.info(
+      httpUrl ? `worker started; /healthz, /readyz and /metrics on ${httpUrl}` : 'worker started',
+    );
+    ready(httpUrl ? { url: httpUrl } : {});
   },
 
   async sandbox(config) {

@@ -28,7 +28,9 @@ function refuse(reply: FastifyReply, token: string | undefined) {
     ? 'Metrics need the METRICS_TOKEN bearer token'
     : 'Metrics are served only on this machine (set METRICS_TOKEN to read them from elsewhere)';
   if (token) void reply.header('www-authenticate', 'Bearer');
-  return reply.code(token ? 401 : 403).send({ detail, errors: [{ field: 'authorization', message: detail }] });
+  return reply
+    .code(token ? 401 : 403)
+    .send({ detail, errors: [{ field: 'authorization', message: detail }] });
 }
 
 /**
@@ -49,13 +51,17 @@ export function registerMetrics(
     );
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.url === IMPORT_ROUTE && reply.statusCode === 201 && typeof payload === 'string') {
+    if (
+      request.routeOptions.url === IMPORT_ROUTE &&
+      reply.statusCode === 201 &&
+      typeof payload === 'string'
+    ) {
       const result = JSON.parse(payload) as { created?: number; updated?: number };
       metrics.countImportRows(result.created ?? 0, result.updated ?? 0);
     }
     return payload;
   });
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
     if (!mayReadMetrics(request, token)) return refuse(reply, token);
     return reply.type(metrics.contentType).send(await metrics.scrape());
   });

@@ -14,6 +14,8 @@ export function healthRoutes(pool: Pool): FastifyPluginAsyncZod {
     app.get(
       '/healthz',
       {
+        // Probes come every few seconds from every balancer: their lines would drown the log.
+        logLevel: 'warn',
         schema: {
           tags: ['health'],
           summary: 'Liveness: the process answers (the database is not checked)',
@@ -25,6 +27,7 @@ export function healthRoutes(pool: Pool): FastifyPluginAsyncZod {
     app.get(
       '/readyz',
       {
+        logLevel: 'warn',
         schema: {
           tags: ['health'],
           summary: 'Readiness: database reachable and every shipped migration applied',
