@@ -1,5 +1,10 @@
 import { BROADCAST_MESSAGES, BROADCAST_PERCENTAGE, sampleSize } from '@herald/contracts';
-import type { BroadcastCreateRequest, BroadcastEstimateRequest, Tag } from '@herald/contracts';
+import type {
+  BroadcastAudience,
+  BroadcastCreateRequest,
+  BroadcastEstimateRequest,
+  Tag,
+} from '@herald/contracts';
 
 export type RecipientMode = 'all' | 'filter';
 
@@ -20,6 +25,8 @@ export type BroadcastFormState = {
   spreadOverLimit: boolean;
   /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates. */
   leaveOutUsNumbers: boolean;
+  /** An earlier broadcast's recipients (from its report's filter), frozen when sent; replaces mode and tags. */
+  retarget: BroadcastAudience | null;
 };
 
 /** Spec §4: filter mode, 55%, send now. */
@@ -34,6 +41,7 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   phoneNumberId: '',
   spreadOverLimit: true,
   leaveOutUsNumbers: false,
+  retarget: null,
 };
 
 /** Spec §9: the contact total assumed while the real one is unknown. */
@@ -62,14 +70,19 @@ export function validateBroadcastForm(
   if (state.name.trim() === '') errors.name = BROADCAST_MESSAGES.nameRequired;
   if (state.templateId === '') errors.template = BROADCAST_MESSAGES.templateRequired;
   if (state.scheduled && !state.scheduledAt) errors.schedule = BROADCAST_MESSAGES.scheduleRequired;
-  if (state.mode === 'filter' && state.tagIds.length === 0) errors.tags = TAGS_REQUIRED;
+  if (!state.retarget && state.mode === 'filter' && state.tagIds.length === 0) errors.tags = TAGS_REQUIRED;
   return errors;
 }
 
-function recipientsOf(state: BroadcastFormState): BroadcastCreateRequest['recipients'] {
-  return state.mode === 'all'
-    ? { type: 'all', percentage: state.percentage }
-    : { type: 'filtered', tag_ids: state.tagIds, percentage: state.percentage };
+/** The audience fields of create and estimate: a retarget list, or all or tagged contacts at the percentage. */
+function audienceOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 'recipients' | 'audience'> {
+  if (state.retarget) return { audience: state.retarget };
+  return {
+    recipients:
+      state.mode === 'all'
+        ? { type: 'all', percentage: state.percentage }
+        : { type: 'filtered', tag_ids: state.tagIds, percentage: state.percentage },
+  };
 }
 
 /**
@@ -80,7 +93,7 @@ export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequ
   return {
     name: state.name.trim(),
     template_id: Number(state.templateId),
-    recipients: recipientsOf(state),
+    ...audienceOf(state),
     ...(state.scheduled && state.scheduledAt
       ? { scheduled_time: Math.floor(state.scheduledAt.getTime() / 1000) }
       : {}),
@@ -99,10 +112,10 @@ export function estimateRequest(
   state: BroadcastFormState,
   leaveOutUsNumbers: boolean,
 ): BroadcastEstimateRequest | null {
-  if (state.mode === 'filter' && state.tagIds.length === 0) return null;
+  if (!state.retarget && state.mode === 'filter' && state.tagIds.length === 0) return null;
   return {
     ...(state.templateId ? { template_id: Number(state.templateId) } : {}),
-    recipients: recipientsOf(state),
+    ...audienceOf(state),
     ...(state.phoneNumberId ? { phone_number_id: state.phoneNumberId } : {}),
     leave_out_us_numbers: leaveOutUsNumbers,
   };

@@ -9,6 +9,8 @@ type BroadcastPreviewProps = {
   failed: boolean;
   /** Whose values fill the dynamic variables, or null when the account has no contact yet. */
   contactName: string | null;
+  /** The template's stored header image or video (an object URL), once loaded. */
+  mediaSrc?: string | null;
 };
 
 const MEDIA_LABELS: Record<string, string> = {
@@ -19,7 +21,7 @@ const MEDIA_LABELS: Record<string, string> = {
 };
 
 /** Spec §2 New broadcast: the phone-style preview of the chosen template (fixed 'profile' and '8:00 AM'). */
-export function BroadcastPreview({ content, loading, failed, contactName }: BroadcastPreviewProps) {
+export function BroadcastPreview({ content, loading, failed, contactName, mediaSrc }: BroadcastPreviewProps) {
   return (
     <PhoneFrame
       label="Message preview"
@@ -37,7 +39,22 @@ export function BroadcastPreview({ content, loading, failed, contactName }: Broa
                 {content.headerText}
               </p>
             ) : null}
-            {content.headerFormat && content.headerFormat !== 'text' ? (
+            {/* The template's own image or video, as the templates' preview shows it (issue 17 item 7). */}
+            {content.headerFormat === 'image' && mediaSrc ? (
+              <img src={mediaSrc} alt="Header image" className="mb-2 w-full rounded-md object-cover" />
+            ) : null}
+            {content.headerFormat === 'video' && mediaSrc ? (
+              <video
+                src={mediaSrc}
+                aria-label="Header video"
+                controls
+                muted
+                className="mb-2 w-full rounded-md"
+              />
+            ) : null}
+            {content.headerFormat &&
+            content.headerFormat !== 'text' &&
+            !(mediaSrc && (content.headerFormat === 'image' || content.headerFormat === 'video')) ? (
               <div className="mb-2 flex h-28 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-400">
                 {MEDIA_LABELS[content.headerFormat] ?? content.headerFormat}
               </div>

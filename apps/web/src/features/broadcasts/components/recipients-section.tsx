@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import type { Tag } from '@herald/contracts';
 import { SearchIcon } from '../../../components/icons';
 import type { RecipientMode } from '../broadcast-form';
@@ -23,6 +23,45 @@ const MODES: ReadonlyArray<{ mode: RecipientMode; label: string }> = [
   { mode: 'all', label: 'All Contacts' },
   { mode: 'filter', label: 'Filter by Tags' },
 ];
+
+type RetargetRecipientsProps = {
+  /** 'Recipients: 12 from broadcast "Spring Sale" (Not read)', or why it cannot be read. */
+  line: string;
+  failed: boolean;
+  /** Back to all or tagged contacts. */
+  onClear: () => void;
+  /** Under the line: the messaging limit against them. */
+  children?: ReactNode;
+};
+
+/**
+ * Issue 17 item 5: New broadcast opened from a delivery report's filter sends to those recipients, frozen as a
+ * list when it is created; the tabs give way to the line naming them.
+ */
+export function RetargetRecipients({ line, failed, onClear, children }: RetargetRecipientsProps) {
+  return (
+    <SectionCard
+      title="Recipients"
+      description="Recipients of an earlier broadcast, as its delivery report filtered them. Contacts who opted out are left out."
+    >
+      <p
+        role="status"
+        aria-label="Retarget recipients"
+        className={`rounded-lg px-3 py-3 text-sm font-medium ${failed ? 'bg-red-50 text-red-700' : 'bg-slate-50 text-slate-800'}`}
+      >
+        {line}
+      </p>
+      {children}
+      <button
+        type="button"
+        onClick={onClear}
+        className="text-sm font-medium text-emerald-700 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-600"
+      >
+        Choose other recipients
+      </button>
+    </SectionCard>
+  );
+}
 
 /** Spec §2 New broadcast: the 'All Contacts' and 'Filter by Tags' tabs, with the tag search and list. */
 export function RecipientsSection(props: RecipientsSectionProps) {

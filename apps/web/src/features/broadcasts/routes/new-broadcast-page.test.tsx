@@ -134,7 +134,19 @@ describe('New broadcast (spec §2, §4, §5, §9)', () => {
 
     expect(within(section('Summary')).getByText('2 tags, 50% (83)')).toBeTruthy();
     expect(within(section('Summary')).getByText(/9:30\sAM/)).toBeTruthy();
+    // The server's figure first: the dialog names it.
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Messaging limit' })).toBeTruthy());
     fireEvent.click(screen.getByRole('button', { name: 'Schedule Broadcast' }));
+    // Issue 17 item 4: confirmed first, naming the template, the server's count and the local time with its zone.
+    const dialog = within(await screen.findByRole('dialog', { name: 'Schedule this broadcast?' }));
+    expect(dialog.getByTestId('confirm-template').textContent).toBe('summer_sale');
+    expect(dialog.getByTestId('confirm-recipients').textContent).toBe('66');
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(dialog.getByTestId('confirm-sending-time').textContent).toMatch(
+      new RegExp(`9:30\\sAM \\(${zone.replace(/[/+]/g, '\\$&')} \\(UTC[+-]\\d\\d:\\d\\d\\)\\)$`),
+    );
+    expect(fetchMock.requests().some(isCreate)).toBe(false);
+    fireEvent.click(dialog.getByRole('button', { name: 'Schedule Broadcast' }));
     expect(await postedBody(fetchMock)).toEqual({
       name: 'Summer launch',
       template_id: 1,

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
 import toast from 'react-hot-toast';
 import { BROADCAST_MESSAGES, numberSendability } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
@@ -13,6 +14,7 @@ import {
   useCreateBroadcastMutation,
   useGetBroadcastContactsQuery,
   useGetBroadcastNumbersQuery,
+  useGetBroadcastReportQuery,
   useGetBroadcastTagsQuery,
   useGetBroadcastTemplateQuery,
   useGetBroadcastTemplatesQuery,
@@ -25,24 +27,40 @@ import {
 } from '../broadcast-form';
 import type { BroadcastFormErrors, BroadcastFormState } from '../broadcast-form';
 import { formatCount, formatDateTime } from '../format';
+import { retargetFromSearch, retargetFilterLabel } from '../retarget';
 import { defaultNumberId } from '../send-from';
+import { useGetBroadcastTemplateMediaQuery } from '../sending-api';
 import { boundVariables, templatePreviewContent } from '../template-preview-content';
 import { useBroadcastEstimate } from '../use-broadcast-estimate';
 import { BoundVariablesNote } from '../components/bound-variables-note';
 import { BroadcastDetailsSection } from '../components/broadcast-details-section';
 import { BroadcastPreview } from '../components/broadcast-preview';
 import { BroadcastSummary } from '../components/broadcast-summary';
+import { ConfirmSendDialog } from '../components/confirm-send-dialog';
 import { MessagingLimitNotice } from '../components/messaging-limit-notice';
-import { RecipientsSection } from '../components/recipients-section';
+import { RecipientsSection, RetargetRecipients } from '../components/recipients-section';
 import { SelectedRecipientsSection } from '../components/selected-recipients-section';
 import { SendFromField } from '../components/send-from-field';
+import { SendTestDialog } from '../components/send-test-dialog';
+
+/** Shown when /broadcast/new?retarget=… names no broadcast or a filter the report does not have. */
+export const RETARGET_UNREADABLE =
+  'The link to an earlier broadcast’s recipients cannot be read: choose the recipients below.';
 
 /** Spec §2 New broadcast (/broadcast/new). */
 export function NewBroadcastPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
-  const [state, setState] = useState<BroadcastFormState>(INITIAL_BROADCAST_FORM);
+  // A report's 'New broadcast to these recipients' (issue 17 item 5): its broadcast and filter, read once.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [fromUrl] = useState(() => retargetFromSearch(searchParams));
+  const [state, setState] = useState<BroadcastFormState>(() => ({
+    ...INITIAL_BROADCAST_FORM,
+    retarget: fromUrl === 'invalid' ? null : fromUrl,
+  }));
+  const [confirming, setConfirming] = useState(false);
+  const [testing, setTesting] = useState(false);
   // Messages show after the first attempt to send, then follow the fields as they are fixed.
   const [showErrors, setShowErrors] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -58,6 +76,11 @@ export function NewBroadcastPage() {
   });
   const numbersQuery = useGetBroadcastNumbersQuery(wabaId, { refetchOnMountOrArgChange: true });
   const numbers = numbersQuery.data;
+  const { retarget } = state;
+  // The earlier broadcast's name, from its report (a 404 for one that is not this account's).
+  const sourceQuery = useGetBroadcastReportQuery(
+    retarget ? { id: retarget.broadcast_id, page: 1, outcome: null, wabaId } : skipToken,
+  );
 
   // The user's pick while it is one of this account's sendable numbers, else the first sendable one.
   const picked = numbers?.find((number) => number.id === state.phoneNumberId);
@@ -86,6 +109,26 @@ export function NewBroadcastPage() {
     templateQuery.currentData && state.templateId !== ''
       ? templatePreviewContent(templateQuery.currentData, firstContact)
       : null;
+  // The template's own header image or video for the preview (the stored media the templates screen shows).
+  const mediaUrl = templateQuery.currentData?.media_url ?? null;
+  const mediaQuery = useGetBroadcastTemplateMediaQuery(
+    mediaUrl && (preview?.headerFormat === 'image' || preview?.headerFormat === 'video')
+      ? mediaUrl
+      : skipToken,
+  );
+  const serverRecipients = estimate ? formatCount(estimate.recipients) : 'Counting…';
+  const sourceName = sourceQuery.data?.broadcast.name;
+  const retargetFrom =
+    retarget && sourceName
+      ? `from broadcast "${sourceName}" (${retargetFilterLabel(retarget.filter)})`
+      : null;
+  const retargetText = !retarget
+    ? ''
+    : sourceQuery.isError
+      ? 'The broadcast these recipients come from was not found in this account.'
+      : retargetFrom
+        ? `Recipients: ${serverRecipients} ${retargetFrom}`
+        : 'Loading the earlier broadcast’s recipients...';
 
   function change(patch: Partial<BroadcastFormState>) {
     setState((current) => ({ ...current, ...patch }));
@@ -101,7 +144,22 @@ export function NewBroadcastPage() {
   }, [focusRequest]);
   const focusFirstInvalid = () => setFocusRequest((n) => n + 1);
 
-  async function handleSubmit(event: FormEvent) {
+  function clearRetarget() {
+    change({ retarget: null });
+    setSearchParams({}, { replace: true });
+  }
+
+  function openTest() {
+    if (state.templateId === '') {
+      setServerFieldErrors({ template: BROADCAST_MESSAGES.templateRequired });
+      focusFirstInvalid();
+      return;
+    }
+    setTesting(true);
+  }
+
+  // Issue 17 item 4: the send (or schedule) is confirmed in a dialog naming what goes, to how many, and when.
+  function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
     const problems = validateBroadcastForm(state, noSendableNumber);
@@ -110,6 +168,11 @@ export function NewBroadcastPage() {
       focusFirstInvalid();
       return;
     }
+    setConfirming(true);
+  }
+
+  async function send() {
+    setConfirming(false);
     try {
       await createBroadcast(broadcastPayload(formState)).unwrap();
       toast.success(BROADCAST_MESSAGES.created);
@@ -126,8 +189,9 @@ export function NewBroadcastPage() {
     }
   }
 
-  const recipientsText =
-    state.mode === 'all'
+  const recipientsText = retarget
+    ? `${serverRecipients} ${retargetFrom ?? ''}`.trim()
+    : state.mode === 'all'
       ? `All Contacts, ${state.percentage}% (${formatCount(count.sampled)})`
       : state.tagIds.length === 0
         ? 'No tag selected'
@@ -147,7 +211,7 @@ export function NewBroadcastPage() {
       <form
         ref={formRef}
         noValidate
-        onSubmit={(event) => void handleSubmit(event)}
+        onSubmit={handleSubmit}
         className="grid items-start gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,3fr)]"
       >
         <div className="min-w-0 space-y-5">
@@ -160,24 +224,9 @@ export function NewBroadcastPage() {
               error={errors.number}
             />
           </BroadcastDetailsSection>
-          <RecipientsSection
-            mode={state.mode}
-            tagIds={state.tagIds}
-            onMode={(mode) => change({ mode })}
-            onTagIds={(tagIds) => change({ tagIds })}
-            tags={tags}
-            tagsFailed={tagsQuery.isError}
-            total={total}
-            error={errors.tags}
-          />
-          <SelectedRecipientsSection
-            mode={state.mode}
-            count={count}
-            estimated={total === undefined}
-            percentage={state.percentage}
-            onPercentage={(percentage) => change({ percentage })}
-          >
-            {state.mode === 'all' || state.tagIds.length > 0 ? (
+          {fromUrl === 'invalid' ? <FormAlert>{RETARGET_UNREADABLE}</FormAlert> : null}
+          {retarget ? (
+            <RetargetRecipients line={retargetText} failed={sourceQuery.isError} onClear={clearRetarget}>
               <MessagingLimitNotice
                 estimate={estimate}
                 usNumbers={usNumbers}
@@ -188,8 +237,41 @@ export function NewBroadcastPage() {
                 onLeaveOutUsNumbers={(leaveOutUsNumbers) => change({ leaveOutUsNumbers })}
                 error={errors.recipients}
               />
-            ) : null}
-          </SelectedRecipientsSection>
+            </RetargetRecipients>
+          ) : (
+            <>
+              <RecipientsSection
+                mode={state.mode}
+                tagIds={state.tagIds}
+                onMode={(mode) => change({ mode })}
+                onTagIds={(tagIds) => change({ tagIds })}
+                tags={tags}
+                tagsFailed={tagsQuery.isError}
+                total={total}
+                error={errors.tags}
+              />
+              <SelectedRecipientsSection
+                mode={state.mode}
+                count={count}
+                estimated={total === undefined}
+                percentage={state.percentage}
+                onPercentage={(percentage) => change({ percentage })}
+              >
+                {state.mode === 'all' || state.tagIds.length > 0 ? (
+                  <MessagingLimitNotice
+                    estimate={estimate}
+                    usNumbers={usNumbers}
+                    failed={estimateFailed}
+                    spreadOverLimit={state.spreadOverLimit}
+                    onSpreadOverLimit={(spreadOverLimit) => change({ spreadOverLimit })}
+                    leaveOutUsNumbers={formState.leaveOutUsNumbers}
+                    onLeaveOutUsNumbers={(leaveOutUsNumbers) => change({ leaveOutUsNumbers })}
+                    error={errors.recipients}
+                  />
+                ) : null}
+              </SelectedRecipientsSection>
+            </>
+          )}
           <BroadcastSummary
             templateName={chosenTemplate?.template_name ?? null}
             recipients={recipientsText}
@@ -200,6 +282,9 @@ export function NewBroadcastPage() {
             <Link to="/broadcast" className={secondaryButtonClass}>
               Cancel
             </Link>
+            <button type="button" className={secondaryButtonClass} onClick={openTest}>
+              Send test
+            </button>
             <button type="submit" className={primaryButtonClass} disabled={sending}>
               {sending ? 'Sending...' : state.scheduled ? 'Schedule Broadcast' : 'Send Broadcast'}
             </button>
@@ -213,12 +298,33 @@ export function NewBroadcastPage() {
             loading={templateQuery.isFetching}
             failed={templateQuery.isError && state.templateId !== ''}
             contactName={firstContact?.recipient_name ?? null}
+            mediaSrc={mediaQuery.currentData ?? null}
           />
           {templateQuery.currentData && state.templateId !== '' ? (
             <BoundVariablesNote variables={boundVariables(templateQuery.currentData)} />
           ) : null}
         </aside>
       </form>
+      {confirming ? (
+        <ConfirmSendDialog
+          templateName={chosenTemplate?.template_name ?? ''}
+          recipients={estimate?.recipients ?? null}
+          recipientsNote={retargetFrom ?? undefined}
+          scheduledAt={state.scheduled ? state.scheduledAt : null}
+          onConfirm={() => void send()}
+          onClose={() => setConfirming(false)}
+        />
+      ) : null}
+      {testing && chosenTemplate ? (
+        <SendTestDialog
+          templateId={chosenTemplate.id}
+          templateName={chosenTemplate.template_name}
+          phoneNumberId={phoneNumberId}
+          fromNumber={numbers?.find((number) => number.id === phoneNumberId)?.display_phone_number ?? null}
+          contacts={contactsQuery.data?.results ?? []}
+          onClose={() => setTesting(false)}
+        />
+      ) : null}
     </>
   );
 }

@@ -77,7 +77,7 @@ describe('New broadcast: the sending number, the 24-hour messaging limit, US num
 
   it('shows the recipients against the 24-hour limit, asked once the form stops changing', async () => {
     const { fetchMock } = await renderPage({
-      estimate: (body) => estimateAnswer({ recipients: body.recipients.percentage * 10, new_recipients: 5 }),
+      estimate: (body) => estimateAnswer({ recipients: body.recipients!.percentage * 10, new_recipients: 5 }),
     });
     // No tag chosen yet: nothing to estimate.
     expect(screen.queryByRole('status', { name: 'Messaging limit' })).toBeNull();
@@ -87,7 +87,7 @@ describe('New broadcast: the sending number, the 24-hour messaging limit, US num
     for (const value of ['60', '70', '80']) fireEvent.change(slider, { target: { value } });
     await waitFor(() => expect(limitLine()).toBe('800 recipients · 800 left in your 24-hour limit'));
     // The drag is asked once, at its end: 55% then 80%, nothing in between.
-    const asked = (await estimateBodies(fetchMock)).map((body) => body.recipients.percentage);
+    const asked = (await estimateBodies(fetchMock)).map((body) => body.recipients!.percentage);
     expect(asked).toEqual([55, 80]);
     expect(screen.queryByRole('checkbox', { name: /Spread over the 24-hour limit/ })).toBeNull();
   });

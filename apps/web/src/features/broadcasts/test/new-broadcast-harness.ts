@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
   BroadcastEstimateRequest,
   BroadcastEstimateResponse,
   Contact,
   PhoneNumber,
+  TemplateDetail,
 } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
@@ -28,6 +29,14 @@ export type ServerOptions = {
   create?: (request: Request) => Response | Promise<Response>;
   numbers?: PhoneNumber[];
   estimate?: (body: BroadcastEstimateRequest) => BroadcastEstimateResponse;
+  /** POST /broadcast/test/ (issue 17); 404 when not given. */
+  testSend?: (request: Request) => Response | Promise<Response>;
+  /** GET /broadcast/{id}/recipients/: the report a retarget link names; 404 when not given. */
+  report?: (id: number) => Response;
+  /** GET /meta/templates/1/ (summer_sale by default). */
+  template?: TemplateDetail;
+  /** GET of the template's media_url. */
+  media?: () => Response;
 };
 
 export const connected = phoneNumber('1001', { display_phone_number: '+1 555-0101' });
@@ -39,9 +48,17 @@ export function broadcastServer({
   create = () => json({ id: 41, status: 'sending', total_recipients: 10 }, 201),
   numbers = [connected],
   estimate = () => estimateAnswer(),
+  testSend,
+  report,
+  template = summerSale,
+  media,
 }: ServerOptions = {}) {
   return stubFetch(async (request) => {
     const path = pathOf(request);
+    if (path === '/broadcast/test/' && request.method === 'POST' && testSend) return testSend(request);
+    const reportOf = /^\/broadcast\/(\d+)\/recipients\/$/.exec(path);
+    if (reportOf && report) return report(Number(reportOf[1]));
+    if (media && template.media_url && path === template.media_url) return media();
     if (path === '/broadcast/create/' && request.method === 'POST') return create(request);
     if (path === '/broadcast/estimate/' && request.method === 'POST')
       return json(estimate((await request.json()) as BroadcastEstimateRequest));
@@ -56,7 +73,7 @@ export function broadcastServer({
         results: templates,
       });
     }
-    if (path === '/meta/templates/1/') return json(summerSale);
+    if (path === '/meta/templates/1/') return json(template);
     if (path === '/recipient/tags/') return json(tags);
     if (path === '/recipient/create/') {
       return contactCount === null
@@ -67,9 +84,9 @@ export function broadcastServer({
   });
 }
 
-export async function renderPage(options?: ServerOptions) {
+export async function renderPage(options?: ServerOptions, url = '/broadcast/new') {
   const fetchMock = broadcastServer(options);
-  const rendered = renderRoute('/broadcast/new', { preloadedState: withAccount });
+  const rendered = renderRoute(url, { preloadedState: withAccount });
   // The first render of a file also loads the lazy page: more than the default second on a busy machine.
   await screen.findByRole('option', { name: 'summer_sale (en_US)' }, { timeout: 5000 });
   return { fetchMock, ...rendered };
@@ -79,8 +96,12 @@ export const section = (name: string) => screen.getByRole('region', { name });
 export const selected = () => screen.getByRole('status', { name: 'Selected recipients' }).textContent;
 export const afterPercentage = () =>
   screen.getByRole('status', { name: 'Recipients after percentage' }).textContent;
-export const submit = () =>
+/** Presses 'Send Broadcast' (or 'Schedule Broadcast') and, when the form is valid, confirms in the dialog. */
+export const submit = () => {
   fireEvent.click(screen.getByRole('button', { name: /^(Send|Schedule) Broadcast$/ }));
+  const dialog = screen.queryByRole('dialog');
+  if (dialog) fireEvent.click(within(dialog).getByRole('button', { name: /^(Send|Schedule) Broadcast$/ }));
+};
 
 export function fillDetails(name = 'Summer launch', templateId = '1') {
   fireEvent.change(screen.getByRole('textbox', { name: 'Broadcast Name' }), { target: { value: name } });
