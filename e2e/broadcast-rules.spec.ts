@@ -133,6 +133,8 @@ async function newBroadcast(name: string, template: string, tag: string) {
 
 async function send() {
   await page.getByRole('button', { name: 'Send Broadcast' }).click();
+  // Issue 17: the send is confirmed in a dialog naming the template, the count and the time.
+  await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
   await page.getByText('Broadcast created successfully!').first().waitFor();
   await page.waitForURL(`${stack.url}/broadcast`);
 }
