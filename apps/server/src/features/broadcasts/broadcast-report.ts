@@ -32,9 +32,12 @@ export async function readBroadcastReport(
   const offset = (query.page - 1) * BROADCAST_REPORT_PAGE_SIZE;
   const replied = query.replied ?? null;
   const [byState, page, failures] = await Promise.all([
-    pool.query<{ state: string; n: number; replied: number }>(
-      `select state, count(*)::int as n, count(reply_id)::int as replied
-         from broadcast_messages where broadcast_id = $1 group by state`,
+    // Plus what the retention removed (decision 041): the figures stay, the rows to list are gone.
+    pool.query<{ state: string; n: number; replied: number; removed: boolean }>(
+      `select state, count(*)::int as n, count(reply_id)::int as replied, false as removed
+         from broadcast_messages where broadcast_id = $1 group by state
+       union all
+       select state, recipients, replied, true from broadcast_removed_outcomes where broadcast_id = $1`,
       [id],
     ),
     pool.query<{
@@ -82,7 +85,7 @@ export async function readBroadcastReport(
   }
   // The page's count under both filters, from the same per-state counts (no second scan of the messages).
   const count = byState.rows
-    .filter((row) => !query.outcome || recipientOutcome(row.state) === query.outcome)
+    .filter((row) => !row.removed && (!query.outcome || recipientOutcome(row.state) === query.outcome))
     .reduce((sum, row) => sum + (replied === null ? row.n : replied ? row.replied : row.n - row.replied), 0);
   return {
     broadcast,

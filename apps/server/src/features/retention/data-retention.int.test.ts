@@ -16,6 +16,7 @@ const ago = (days: number) => new Date(Date.now() - days * DAY);
 interface Account {
   id: number;
   phoneId: number;
+  headers: Record<string, string>;
 }
 
 async function account(email: string, name: string): Promise<Account> {
@@ -25,7 +26,8 @@ async function account(email: string, name: string): Promise<Account> {
       where a.waba_id = $1`,
     [user.business.waba_id],
   );
-  return { id: rows[0]!.id, phoneId: rows[0]!.phone_id };
+  const headers = { authorization: `Bearer ${user.accessToken}`, 'x-waba-id': user.business.waba_id };
+  return { id: rows[0]!.id, phoneId: rows[0]!.phone_id, headers };
 }
 
 let serial = 0;
@@ -101,6 +103,17 @@ const dashboard = async (owner: Account) =>
       [owner.id],
     )
   ).rows;
+/** The delivery report's figures (GET /broadcast/{id}/recipients/): outcomes, replies, listed rows. */
+const report = async (owner: Account, broadcastId: number) => {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/broadcast/${broadcastId}/recipients/`,
+    headers: owner.headers,
+  });
+  expect(response.statusCode).toBe(200);
+  const body = response.json() as { outcomes: object; replied: number; count: number; results: unknown[] };
+  return { outcomes: body.outcomes, replied: body.replied, count: body.count, listed: body.results.length };
+};
 const messageCount = async (broadcastId: number) =>
   (
     await t.db.pool.query<{ n: number }>(
@@ -146,6 +159,8 @@ describe('removeExpiredData (the daily retention job)', () => {
     const all = [...Object.values(a), ...Object.values(b), ...Object.values(c)].map((x) => x.id);
     const countersBefore = await counters(all);
     const dashboardBefore = [await dashboard(oneYear), await dashboard(threeYears)];
+    const reportBefore = await report(oneYear, a.old.id);
+    expect(reportBefore).toMatchObject({ replied: 1, count: 5, listed: 5 });
     expect(dashboardBefore[0]!.length).toBeGreaterThan(0);
 
     // Batches of 2 rows: the 5 + 2 rows of the first account and the 3 of the second take several each.
@@ -182,6 +197,9 @@ describe('removeExpiredData (the daily retention job)', () => {
       { broadcast_id: a.old.id, state: 'read', recipients: 2, replied: 1 },
       { broadcast_id: a.old.id, state: 'sent', recipients: 1, replied: 0 },
     ]);
+
+    // The report keeps its figures; only the rows to list are gone.
+    expect(await report(oneYear, a.old.id)).toEqual({ ...reportBefore, count: 0, listed: 0 });
 
     // A second run finds nothing more: the job is safe to repeat.
     expect(await removeExpiredData(t.db.pool, 2)).toEqual({ messages: 0, replies: 0 });
