@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../test/fetch-stub';
 import type { PreloadedState } from '../store';
+import { DARK_ACCOUNT_KEY } from './account-appearance';
 
 const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
 const withAccount: PreloadedState = {
@@ -37,6 +38,26 @@ describe("the account's appearance on every screen (issue 17, decision 040)", ()
 
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(dark()).toBe(false));
+  });
+
+  it('a dark account is dark before the header answers on the next load (no white flash)', async () => {
+    serve({ dark_theme: true, beta_features: false });
+    const first = renderRoute('/number', { preloadedState: withAccount });
+    await waitFor(() => expect(localStorage.getItem(DARK_ACCOUNT_KEY)).toBe('111'));
+    first.unmount();
+    expect(dark()).toBe(false);
+
+    stubFetch(() => new Promise<Response>(() => {}));
+    renderRoute('/number', { preloadedState: withAccount });
+    expect(dark()).toBe(true);
+  });
+
+  it('the remembered theme of another account is not applied, and a light answer forgets it', async () => {
+    localStorage.setItem(DARK_ACCOUNT_KEY, '999');
+    serve({ dark_theme: false, beta_features: false });
+    renderRoute('/number', { preloadedState: withAccount });
+    expect(dark()).toBe(false);
+    await waitFor(() => expect(localStorage.getItem(DARK_ACCOUNT_KEY)).toBeNull());
   });
 
   it('light and no badge when the account saved neither', async () => {

@@ -1,6 +1,26 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { applyTheme } from '../../lib/theme';
 import { useHeaderFigures } from './header-figures';
+
+/** The account whose saved theme was dark when last read (a display hint, not a secret). */
+export const DARK_ACCOUNT_KEY = 'herald:dark-theme-account';
+
+function rememberedDarkAccount(): string | null {
+  try {
+    return localStorage.getItem(DARK_ACCOUNT_KEY);
+  } catch {
+    return null; // Storage refused (private mode): the header's answer still applies the theme.
+  }
+}
+
+function rememberDarkAccount(wabaId: string | null): void {
+  try {
+    if (wabaId === null) localStorage.removeItem(DARK_ACCOUNT_KEY);
+    else localStorage.setItem(DARK_ACCOUNT_KEY, wabaId);
+  } catch {
+    // As above: only the flash before the header's answer comes back.
+  }
+}
 
 /**
  * Applies the selected account's saved dark theme (Other Settings) on every screen and load; the value comes
@@ -9,12 +29,24 @@ import { useHeaderFigures } from './header-figures';
  * page dark, also when the layout goes away (the sign-in screen after Logout is light).
  */
 export function useAccountTheme(): void {
-  const { currentData } = useHeaderFigures();
+  const { wabaId, currentData } = useHeaderFigures();
   const dark = currentData?.appearance?.dark_theme;
   const madeDark = useRef(false);
 
+  // Before the first paint, the theme this account had last time: a dark account's reload does not flash
+  // white while the header is read. The server's answer below confirms or corrects it.
+  useLayoutEffect(() => {
+    if (wabaId !== null && rememberedDarkAccount() === wabaId) {
+      applyTheme(true);
+      madeDark.current = true;
+    }
+    // Only the first paint needs it; later the server's value is known.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   useEffect(() => {
-    if (dark === undefined) return;
+    if (dark === undefined || wabaId === null) return;
+    rememberDarkAccount(dark ? wabaId : null);
     if (dark) {
       applyTheme(true);
       madeDark.current = true;
@@ -22,7 +54,7 @@ export function useAccountTheme(): void {
       applyTheme(false);
       madeDark.current = false;
     }
-  }, [dark]);
+  }, [dark, wabaId]);
 
   useEffect(
     () => () => {
