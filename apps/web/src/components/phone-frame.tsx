@@ -17,7 +17,7 @@ export function PhoneFrame({
 }) {
   return (
     <figure aria-label={label} className="mx-auto w-full max-w-xs">
-      <div className="overflow-hidden rounded-[2rem] border-8 border-slate-800 bg-slate-800 shadow-xl">
+      <div className="overflow-hidden rounded-[2rem] border-8 border-slate-800 bg-slate-800 shadow-xl dark:border-black dark:bg-black">
         <div className="flex items-center gap-2 bg-emerald-700 px-3 py-2.5 text-white">
           <span
             aria-hidden="true"

@@ -18,7 +18,7 @@ const GUIDES: Record<TutorialGuide, Guide> = {
       'Add an optional header (text, image, video, document or location), the body, an optional footer and buttons. Write {{1}}, {{2}} in the body for the values that change per customer; the preview on the right shows what customers see.',
       "Press 'Save Template'. Herald sends it to Meta for review and its status reads PENDING until Meta approves or rejects it; a rejected template shows Meta's reason.",
       "When 'Require Approval for New Templates' is on in Settings, a new template stays a DRAFT until someone presses its 'Submit' button.",
-      'Refresh from Meta re-reads every status and quality score. Edit a template with its pencil: an edited template goes back to review.',
+      "The refresh button ('Refresh from Meta') re-reads every status and quality score from Meta. Edit a template with its pencil: an edited template goes back to review.",
       "Once a template is APPROVED, choose it in 'New Broadcast'.",
     ],
   },
