@@ -14,11 +14,18 @@ const FILENAME = /filename="([^"]+)"/;
 
 /**
  * An RTK Query responseHandler for a file download: an object URL and the server's file name (else `fallback`).
- * An error answer is read as text, so the error shows the server's words.
+ * An error answer is read as JSON when it is (the one error shape), so the error shows the server's words.
  */
 export function downloadHandler(fallback: string) {
   return async (response: Response) => {
-    if (!response.ok) return response.text();
+    if (!response.ok) {
+      const text = await response.text();
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+    }
     const filename = FILENAME.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
     return { url: URL.createObjectURL(await response.blob()), filename };
   };

@@ -19,3 +19,11 @@ export function outcomeInSentence(outcome: RecipientOutcome): string {
   const label = OUTCOME_LABELS[outcome];
   return label.charAt(0).toLowerCase() + label.slice(1);
 }
+
+/**
+ * Decision 036's words: messages WhatsApp accepted and has not yet reported sent ('plus 3 handed to WhatsApp'),
+ * and a paused broadcast with nothing left to send, shown instead of 'Paused'.
+ */
+export const HANDED_TO_WHATSAPP = 'handed to WhatsApp';
+export const ALL_HANDED_STATUS = 'All handed to WhatsApp';
+export const ALL_HANDED_NOTE = 'Paused after every message had reached WhatsApp: nothing is held back.';

@@ -8,7 +8,7 @@ import {
 import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { formatClockTime, formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
-import { outcomeInSentence } from '../outcome-labels';
+import { ALL_HANDED_NOTE, ALL_HANDED_STATUS, HANDED_TO_WHATSAPP, outcomeInSentence } from '../outcome-labels';
 
 type BroadcastsTableProps = {
   /** undefined while the first page loads. */
@@ -44,6 +44,7 @@ const STATUS_TONES: Record<string, string> = {
   scheduled: 'bg-amber-50 text-amber-700 ring-amber-200',
   sending: 'bg-sky-50 text-sky-700 ring-sky-200',
   paused: 'bg-violet-50 text-violet-700 ring-violet-200',
+  all_handed: 'bg-sky-50 text-sky-700 ring-sky-200',
   completed: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
   failed: 'bg-red-50 text-red-700 ring-red-200',
@@ -75,11 +76,14 @@ function BroadcastTableRow({
   busy: boolean;
 }) {
   const status = row.status.toLowerCase();
-  // How far the sending has gone: every recipient sent (or further), failed, limited or not on WhatsApp, or of
-  // unknown outcome.
+  // Decision 036: a pause that holds nothing back is not called 'Paused'.
+  const allHanded = status === 'paused' && row.all_handed;
+  // How far the sending has gone: every recipient handed to WhatsApp or sent (or further), failed, limited or not
+  // on WhatsApp, or of unknown outcome.
   const progress = Math.min(
     100,
     row.sent_percentage +
+      row.handed_percentage +
       row.failed_percentage +
       row.limited_percentage +
       row.not_on_whatsapp_percentage +
@@ -98,7 +102,7 @@ function BroadcastTableRow({
     status === 'sending' && row.waiting_until
       ? waitingForLimitLine(formatClockTime(row.waiting_until))
       : status === 'paused' || status === 'failed'
-        ? row.status_reason
+        ? [allHanded ? ALL_HANDED_NOTE : null, row.status_reason].filter(Boolean).join(' ') || null
         : null;
   return (
     <tr className="hover:bg-slate-50">
@@ -121,7 +125,14 @@ function BroadcastTableRow({
         <time dateTime={row.scheduled}>{formatDateTime(row.scheduled)}</time>
       </td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatCount(row.total_recipients)}</td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.sent_percentage)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">
+        {formatPercent(row.sent_percentage)}
+        {row.handed_percentage > 0 ? (
+          <span className="block text-xs whitespace-nowrap text-slate-500">
+            +{formatPercent(row.handed_percentage)} {HANDED_TO_WHATSAPP}
+          </span>
+        ) : null}
+      </td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
       {/* Issue 16: recipients who replied (a message, a press or a reaction), of all the recipients. */}
@@ -137,10 +148,10 @@ function BroadcastTableRow({
       <td className="py-3 pr-4 pl-3">
         <span
           className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${
-            STATUS_TONES[status] ?? 'bg-slate-50 text-slate-700 ring-slate-200'
+            STATUS_TONES[allHanded ? 'all_handed' : status] ?? 'bg-slate-50 text-slate-700 ring-slate-200'
           }`}
         >
-          {formatStatus(row.status)}
+          {allHanded ? ALL_HANDED_STATUS : formatStatus(row.status)}
         </span>
         {statusNote ? (
           <p className="mt-1 max-w-[16rem] min-w-[11rem] text-xs text-slate-600">{statusNote}</p>

@@ -1,6 +1,6 @@
 import type { BroadcastTotals } from '@herald/contracts';
 import { formatCount, percentOf } from '../format';
-import { outcomeInSentence } from '../outcome-labels';
+import { HANDED_TO_WHATSAPP, outcomeInSentence } from '../outcome-labels';
 
 /** undefined while loading; null when the server sent no totals. */
 type SummaryCardsProps = { totals: BroadcastTotals | null | undefined };
@@ -27,13 +27,27 @@ function notFailedButUndelivered(t: BroadcastTotals): string[] {
   return lines;
 }
 
+/** Under Messages Sent: accepted by WhatsApp but not yet reported sent (decision 036). */
+const handedLine = (t: BroadcastTotals) =>
+  t.handed > 0 ? [`plus ${formatCount(t.handed)} ${HANDED_TO_WHATSAPP}`] : [];
+
+/** Under Total Recipients: a scheduled broadcast's recipients, not yet sent anything, so not in any percentage. */
+const scheduledLine = (t: BroadcastTotals) =>
+  t.scheduled_recipients > 0 ? `plus ${formatCount(t.scheduled_recipients)} in scheduled broadcasts` : '';
+
 const ofRecipients = (pick: (t: BroadcastTotals) => number) => (t: BroadcastTotals) =>
   `${percentOf(pick(t), t.recipients)} of recipients`;
 
 const CARDS: Card[] = [
   { label: 'Total Broadcasts', value: (t) => t.broadcasts, tone: 'text-slate-900' },
-  { label: 'Total Recipients', value: (t) => t.recipients, tone: 'text-slate-900' },
-  { label: 'Messages Sent', value: (t) => t.sent, note: ofRecipients((t) => t.sent), tone: 'text-sky-700' },
+  { label: 'Total Recipients', value: (t) => t.recipients, note: scheduledLine, tone: 'text-slate-900' },
+  {
+    label: 'Messages Sent',
+    value: (t) => t.sent,
+    note: ofRecipients((t) => t.sent),
+    extra: handedLine,
+    tone: 'text-sky-700',
+  },
   {
     label: 'Delivered',
     value: (t) => t.delivered,
@@ -52,7 +66,10 @@ const CARDS: Card[] = [
   { label: 'Sending', value: (t) => t.sending, note: () => 'broadcasts in progress', tone: 'text-sky-700' },
 ];
 
-/** Spec §2 Broadcast history: the eight summary cards, over every broadcast of the account. */
+/**
+ * Spec §2 Broadcast history: the eight summary cards, over the broadcasts the list shows (its dates and search).
+ * Percentages are of the recipients of broadcasts that have started (decision 036).
+ */
 export function SummaryCards({ totals }: SummaryCardsProps) {
   return (
     <ul aria-label="Summary" className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-4">

@@ -24,21 +24,152 @@ const card = (name: string) => within(screen.getByRole('listitem', { name }));
 beforeAll(() => Promise.all([BroadcastHistoryPage.preload()]));
 
 describe('Broadcast history (spec §2)', () => {
-  it('has the header, Watch Tutorial, the New Broadcast link and a date-range filter that logs', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  it('has the header, Watch Tutorial (the broadcasts guide) and the New Broadcast link', async () => {
     stubFetch(() => json(listPage([])));
     renderRoute('/broadcast', { preloadedState: withAccount });
     expect(screen.getByRole('heading', { level: 1, name: 'Broadcast History' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Watch Tutorial' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'New Broadcast' }).getAttribute('href')).toBe('/broadcast/new');
+    fireEvent.click(screen.getByRole('button', { name: 'Watch Tutorial' }));
+    expect(await screen.findByRole('dialog', { name: 'How broadcasts work' })).toBeTruthy();
+    expect(await screen.findByText('No data available')).toBeTruthy();
+  });
+
+  it('applies the date range to the list and the cards in the user’s time zone, back at page 1', async () => {
+    const fetchMock = stubFetch((request) =>
+      json(
+        new URL(request.url).searchParams.get('from')
+          ? listPage([row(3, { name: 'In January' })], 1)
+          : listPage([row(1, { name: 'Any time' })], 25),
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Any time');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(listRequests(fetchMock).at(-1)?.get('page')).toBe('2'));
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(screen.getByText(`Scheduled dates in ${tz}`)).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-01-31' } });
+    // Typing alone does not filter: 'Apply now' does.
+    expect(listRequests(fetchMock).at(-1)?.get('from')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Apply now' }));
-    expect(log).toHaveBeenCalledWith('Apply date range', { from: '2026-01-01', to: '2026-01-31' });
+    await screen.findByText('In January');
+    const applied = listRequests(fetchMock).at(-1)!;
+    expect(Object.fromEntries(applied)).toEqual({
+      page: '1',
+      sort: 'latest',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      tz,
+    });
+    expect(screen.queryByText('Any time')).toBeNull();
+
+    // A range that ends before it starts is not sent.
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-02-10' } });
+    expect(screen.getByRole('alert').textContent).toBe('The To date must not be before the From date.');
+    expect((screen.getByRole('button', { name: 'Apply now' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('exports the filtered list (dates, search, sort) as the server’s CSV file', async () => {
+    const fetchMock = stubFetch((request) =>
+      pathOf(request) === '/broadcast/export.csv'
+        ? new Response('\uFEFFid,name\r\n3,In January\r\n', {
+            headers: {
+              'content-type': 'text/csv; charset=utf-8',
+              'content-disposition': 'attachment; filename="herald-broadcasts-2026-01-01-to-2026-01-31.csv"',
+            },
+          })
+        : json(listPage([row(3, { name: 'In January' })])),
+    );
+    const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:history');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(`${this.download} ${this.getAttribute('href')}`);
+    });
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('In January');
+    fireEvent.change(screen.getByLabelText('Sorted by'), { target: { value: 'oldest' } });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-01-31' } });
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
-    expect(log).toHaveBeenCalledTimes(2);
-    expect(await screen.findByText('No data available')).toBeTruthy();
+    await waitFor(() =>
+      expect(clicked).toEqual(['herald-broadcasts-2026-01-01-to-2026-01-31.csv blob:history']),
+    );
+    const request = fetchMock.requests().find((r) => pathOf(r) === '/broadcast/export.csv')!;
+    expect(Object.fromEntries(new URL(request.url).searchParams)).toEqual({
+      sort: 'oldest',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    expect(request.headers.get('Authorization')).toBe('Bearer test-access-token');
+    expect(await (created.mock.calls[0]![0] as Blob).text()).toContain('3,In January');
+    // Export applies the range too, so the file and the list agree.
+    await waitFor(() => expect(listRequests(fetchMock).at(-1)?.get('from')).toBe('2026-01-01'));
+  });
+
+  it('says when the export fails, in the server’s words', async () => {
+    const error = vi.spyOn(toast, 'error');
+    stubFetch((request) =>
+      pathOf(request) === '/broadcast/export.csv'
+        ? json({ detail: 'tz is a time zone the database does not know' }, 400)
+        : json(listPage([])),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('No data available');
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() =>
+      expect(error).toHaveBeenCalledWith(
+        'Could not export the broadcasts: tz is a time zone the database does not know',
+      ),
+    );
+  });
+
+  it('counts messages handed to WhatsApp apart from sent, and says so instead of Paused when nothing is held back', async () => {
+    stubFetch(() =>
+      json(
+        listPage(
+          [
+            row(1, {
+              name: 'All with WhatsApp',
+              status: 'paused',
+              all_handed: true,
+              sent_percentage: 40,
+              handed_percentage: 60,
+            }),
+            row(2, { name: 'Really paused', status: 'paused', all_handed: false, sent_percentage: 10 }),
+          ],
+          2,
+        ),
+        200,
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('All with WhatsApp');
+    const handed = cellTexts('All with WhatsApp');
+    expect(handed[4]).toBe('40%+60% handed to WhatsApp');
+    expect(handed[9]).toBe(
+      'All handed to WhatsAppPaused after every message had reached WhatsApp: nothing is held back.',
+    );
+    expect(cellTexts('Really paused')[9]).toBe('Paused');
+    expect(cellTexts('Really paused')[4]).toBe('10%');
+  });
+
+  it('keeps a scheduled broadcast’s recipients out of the percentages and counts handed messages under Sent', async () => {
+    stubFetch(() =>
+      json({
+        ...listPage([]),
+        totals: { ...totals, recipients: 1000, scheduled_recipients: 500, sent: 600, handed: 150 },
+      }),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('No data available');
+    expect(card('Total Recipients').getByText('1,000')).toBeTruthy();
+    expect(card('Total Recipients').getByText('plus 500 in scheduled broadcasts')).toBeTruthy();
+    expect(card('Messages Sent').getByText('60% of recipients')).toBeTruthy();
+    expect(card('Messages Sent').getByText('plus 150 handed to WhatsApp')).toBeTruthy();
   });
 
   it('shows the rows with their percentages and the eight summary cards from the totals', async () => {

@@ -8,20 +8,23 @@ import {
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
-import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
+import { primaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { PlusIcon, RefreshIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { SearchOnEnter } from '../../../components/search-on-enter';
+import { WatchTutorialButton } from '../../../components/watch-tutorial-button';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
+import { saveDownload } from '../../../lib/save-download';
 import { broadcastsApi, useBroadcastActionMutation, useGetBroadcastsQuery } from '../api';
 import type { BroadcastSort } from '../api';
 import { BroadcastsPagination } from '../components/broadcasts-pagination';
 import { BroadcastsTable } from '../components/broadcasts-table';
 import { CancelBroadcastDialog } from '../components/cancel-broadcast-dialog';
-import { DateRangeFilter } from '../components/date-range-filter';
+import { DateRangeFilter, type DayRange } from '../components/date-range-filter';
 import { SummaryCards } from '../components/summary-cards';
+import { useExportBroadcastsMutation } from '../export-api';
 
 /** While a broadcast is waiting or sending the page is re-read this often, so its figures fill in. */
 export const LIVE_POLL_MS = 2000;
@@ -37,8 +40,13 @@ const FOLLOW_FOR_MS = 24 * 60 * 60 * 1000;
 
 function awaitingStatuses(row: BroadcastRow): boolean {
   const recent = Date.now() - Date.parse(row.scheduled) < FOLLOW_FOR_MS;
-  return recent && row.sent_percentage > row.delivered_percentage + row.failed_percentage;
+  return (
+    recent && row.sent_percentage + row.handed_percentage > row.delivered_percentage + row.failed_percentage
+  );
 }
+
+/** The browser's IANA time zone: the history's days are the user's days. */
+const userTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Spec §2 Broadcast history (/broadcast). */
 export function BroadcastHistoryPage() {
@@ -47,8 +55,10 @@ export function BroadcastHistoryPage() {
   const [searchText, setSearchText] = useState('');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<BroadcastSort>('latest');
+  const [range, setRange] = useState<DayRange>({ from: '', to: '' });
+  const [tz] = useState(userTimeZone);
 
-  const args = { page, search, sort, wabaId };
+  const args = { page, search, sort, ...range, tz, wabaId };
   // The cached page decides whether to poll: while one of its rows, or any broadcast of the account, is live.
   const cached = broadcastsApi.endpoints.getBroadcasts.useQueryState(args);
   const live =
@@ -89,6 +99,18 @@ export function BroadcastHistoryPage() {
     }
   }
 
+  const [exportCsv, exporting] = useExportBroadcastsMutation();
+  async function handleExport(chosen: DayRange) {
+    applyRange(chosen);
+    const result = await exportCsv({ search, sort, ...chosen, tz });
+    if ('error' in result) toast.error(`Could not export the broadcasts: ${errorText(result.error)}`);
+    else saveDownload(result.data.url, result.data.filename);
+  }
+  function applyRange(chosen: DayRange) {
+    setRange(chosen);
+    setPage(1);
+  }
+
   const noAccount = error !== undefined && 'status' in error && error.status === 403 && wabaId === null;
 
   return (
@@ -98,9 +120,7 @@ export function BroadcastHistoryPage() {
         description="Every broadcast of this account, with how far its messages got."
         actions={
           <>
-            <button type="button" className={secondaryButtonClass}>
-              Watch Tutorial
-            </button>
+            <WatchTutorialButton guide="broadcasts" />
             <Link to="/broadcast/new" className={primaryButtonClass}>
               <PlusIcon width={18} height={18} />
               New Broadcast
@@ -109,7 +129,13 @@ export function BroadcastHistoryPage() {
         }
       />
 
-      <DateRangeFilter />
+      <DateRangeFilter
+        applied={range}
+        onApply={applyRange}
+        onExport={(chosen) => void handleExport(chosen)}
+        exporting={exporting.isLoading}
+        timeZone={tz}
+      />
       <SummaryCards totals={currentData ? currentData.totals : undefined} />
 
       <section
