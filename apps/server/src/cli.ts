@@ -105,6 +105,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
       databaseUrl,
       pool,
       onError: (error) => http.log.error(error.message),
+      onInfo: (message) => http.log.info(message),
       broadcasts: {
         graphApiBase: config.graphApiBase,
         graphVersion: config.GRAPH_API_VERSION,

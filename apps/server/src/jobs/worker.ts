@@ -32,6 +32,8 @@ export async function startWorker(options: {
   databaseUrl: string;
   pool: Pool;
   onError?: (error: Error) => void;
+  /** What the jobs report (the retention's removals, no mail server); console.log when not given. */
+  onInfo?: (message: string) => void;
   /** Sending broadcasts needs the Cloud API and the key that opens business tokens. */
   broadcasts?: {
     graphApiBase: string;
@@ -52,6 +54,7 @@ export async function startWorker(options: {
   // 'error' event would end the process (decision 021).
   const onError = options.onError ?? ((error: Error) => console.warn(`worker: ${error.message}`));
   boss.on('error', (error) => onError(error));
+  const onInfo = options.onInfo ?? ((message: string) => console.log(`worker: ${message}`));
   await boss.start();
   await boss.createQueue(HEARTBEAT_QUEUE);
   await boss.work(HEARTBEAT_QUEUE, { pollingIntervalSeconds: 0.5 }, async () => {
@@ -72,7 +75,7 @@ export async function startWorker(options: {
   await boss.work(RETENTION_QUEUE, async () => {
     const run = await removeExpiredData(options.pool);
     if (run.messages + run.replies > 0)
-      console.log(`worker: retention removed ${run.messages} message rows and ${run.replies} replies`);
+      onInfo(`retention removed ${run.messages} message rows and ${run.replies} replies`);
   });
   await boss.schedule(RETENTION_QUEUE, RETENTION_CRON);
 
@@ -82,7 +85,7 @@ export async function startWorker(options: {
     smtpUrl: options.mail?.smtpUrl,
     from: options.mail?.from ?? 'Herald <herald@localhost>',
     log: {
-      info: (message) => console.log(`worker: ${message}`),
+      info: onInfo,
       warn: (message) => onError(new Error(message)),
     },
   });
