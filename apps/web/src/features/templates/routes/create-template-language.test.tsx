@@ -4,6 +4,7 @@ import { DEFAULT_ACCOUNT_SETTINGS } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import type { PreloadedState } from '../../../app/store';
+import { APPROVAL_NOTE } from './create-template-page';
 
 const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
 const withAccount: PreloadedState = {
@@ -12,7 +13,7 @@ const withAccount: PreloadedState = {
 };
 
 /** The create page's reads; GET /settings/ answers after `release()` when `hold` is set. */
-function server(defaultLanguage: 'en_US' | 'es' | 'fr', hold = false) {
+function server(defaultLanguage: 'en_US' | 'es' | 'fr', hold = false, approval = false) {
   let release: () => void = () => {};
   const answered = new Promise<void>((resolve) => (release = resolve));
   if (!hold) release();
@@ -22,7 +23,11 @@ function server(defaultLanguage: 'en_US' | 'es' | 'fr', hold = false) {
       await answered;
       return json({
         waba_id: '111',
-        settings: { ...DEFAULT_ACCOUNT_SETTINGS, default_language: defaultLanguage },
+        settings: {
+          ...DEFAULT_ACCOUNT_SETTINGS,
+          default_language: defaultLanguage,
+          require_template_approval: approval,
+        },
         mail_server_configured: false,
       });
     }
@@ -55,5 +60,18 @@ describe("Create template: the account's default language (Message Settings)", (
     // Give the settings' answer time to land; the choice still stands.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(language()).toBe('de');
+  });
+
+  it('says when new templates are kept as drafts (Require Approval on), and not otherwise', async () => {
+    server('en_US', false, true);
+    const first = renderRoute('/template/create-template', { preloadedState: withAccount });
+    expect(await screen.findByText(APPROVAL_NOTE)).toBeTruthy();
+    first.unmount();
+
+    server('es');
+    renderRoute('/template/create-template', { preloadedState: withAccount });
+    // The settings have landed once their language shows.
+    await waitFor(() => expect(language()).toBe('es'));
+    expect(screen.queryByText(APPROVAL_NOTE)).toBeNull();
   });
 });
