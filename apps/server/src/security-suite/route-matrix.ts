@@ -43,7 +43,8 @@ export const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/auth/signup-config/': 'public Embedded Signup settings the sign-up page needs',
   'GET /healthz': 'liveness for load balancers; tells nothing about any business',
   'GET /readyz': 'readiness for load balancers (database, migrations); tells nothing about any business',
-  'GET /metrics': 'operators only: loopback or METRICS_TOKEN (plugins/metrics.ts); no business data, ids only',
+  'GET /metrics':
+    'operators only: loopback or METRICS_TOKEN (plugins/metrics.ts); no business data, ids only',
   'GET /webhooks/whatsapp': "Meta's subscription challenge, proven by WEBHOOK_VERIFY_TOKEN",
   'POST /webhooks/whatsapp': "Meta's webhooks, proven by X-Hub-Signature-256",
   'GET /openapi.json': 'the API description (no data)',
@@ -70,6 +71,7 @@ type ParamSample = Slot | { value: string };
 /** Path parameters by route: `id` means a contact in one route and a template in another. */
 export const PATH_SAMPLES: Record<string, Record<string, ParamSample>> = {
   '/recipient/{id}/': { id: 'contact' },
+  '/recipient/tags/{id}/': { id: 'tag' },
   '/meta/templates/{id}/': { id: 'template' },
   '/meta/templates/{id}/submit/': { id: 'draftTemplate' },
   '/meta/templates/media/{id}/': { id: 'media' },
@@ -103,14 +105,17 @@ export const BODY_SAMPLES: Record<string, BodySample> = {
   ...samplePayloads,
   'POST /recipient/import/': (_pick, context) => ({ multipart: importBody(context.unique()) }),
   'DELETE /recipient/{id}/': { none: 'the contact is named by the path' },
+  'DELETE /recipient/tags/{id}/': { none: 'the tag is named by the path' },
   'POST /meta/templates/{id}/submit/': { none: 'the draft is named by the path' },
   'POST /meta/templates/sync/': { none: 'refreshes the caller’s own account' },
   'POST /broadcast/{id}/{action}/': { none: 'the broadcast is named by the path' },
   'POST /api/auth/logout/': { none: 'ends the caller’s own session' },
 };
 
-/** Query parameters that name objects, by route. None today: a new `…_id` query parameter must be added. */
-export const QUERY_SAMPLES: Record<string, Record<string, Slot>> = {};
+/** Query parameters that name objects, by route: a new `…_id` query parameter must be added. */
+export const QUERY_SAMPLES: Record<string, Record<string, Slot>> = {
+  'GET /recipient/create/': { tag_ids: 'tag' },
+};
 
 const ID_NAME = /(^|_)ids?$/;
 

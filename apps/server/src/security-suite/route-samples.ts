@@ -36,6 +36,13 @@ export const samplePayloads: Record<string, BodySample> = {
       },
     };
   },
+  'POST /recipient/tags/add/': (pick, context) => ({
+    json: { contact_ids: [pick('contact')], tag_name: `matrix-${context.unique()}` },
+  }),
+  'POST /recipient/tags/remove/': (pick) => ({
+    json: { contact_ids: [pick('contact')], tag_id: pick('tag') },
+  }),
+  'PUT /recipient/tags/{id}/': (_pick, context) => ({ json: { name: `renamed-${context.unique()}` } }),
   'POST /meta/templates/': (_pick, context) => ({
     json: textTemplate(`matrix_${letters(context.unique())}`),
   }),

@@ -265,12 +265,15 @@ describe('GET /recipient/create/ filtered by tags and opt-out', () => {
     expect(bad.json().errors[0].field).toBe('tag_ids');
     expect((await list(headers, '?opted_out=yes')).json().errors[0].field).toBe('opted_out');
 
-    // Another account's tag filters to nothing: no contact of this account carries it.
+    // Another account's tag is refused as one that does not exist.
     const other = await contactsUser(t, 'filter-other@acme.test');
-    expect((await list(other.headers, `?tag_ids=${evenTag.id}`)).json()).toMatchObject({
-      count: 0,
-      results: [],
+    const foreign = await list(other.headers, `?tag_ids=${evenTag.id}`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().errors[0]).toEqual({
+      field: 'tag_ids',
+      message: 'One or more of these tags do not exist in this account',
     });
+    expect((await list(other.headers, '?tag_ids=2000000000')).json().errors).toEqual(foreign.json().errors);
   });
 });
 

@@ -12,7 +12,7 @@ import { uniqueViolation, withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
 import { ContactImport } from './contact-import';
 import * as repo from './contacts-repo';
-import { setContactTags } from './tags-repo';
+import { countAccountTags, setContactTags } from './tags-repo';
 import { TagsService } from './tags-service';
 
 export interface ContactPage {
@@ -75,6 +75,12 @@ export class ContactsService {
     const limit = query.page_size;
     const offset = (query.page - 1) * limit;
     const search = query.search?.trim();
+    // Another account's tag is refused like one that never existed: its id tells nothing either way.
+    if (
+      query.tag_ids?.length &&
+      (await countAccountTags(pool, wabaId, query.tag_ids)) !== query.tag_ids.length
+    )
+      throw HttpError.field(404, 'tag_ids', 'One or more of these tags do not exist in this account');
     const filter: repo.ContactFilter = {
       patterns: search ? repo.searchPatterns(search) : undefined,
       tagIds: query.tag_ids,

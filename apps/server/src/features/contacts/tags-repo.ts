@@ -135,3 +135,12 @@ export async function setContactTags(
     [wabaId, contactId, names],
   );
 }
+
+/** How many of `tagIds` are tags of the account. */
+export async function countAccountTags(db: Queryable, wabaId: number, tagIds: number[]): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    'select count(*)::int as count from tags where waba_account_id = $1 and id = any($2::bigint[])',
+    [wabaId, tagIds],
+  );
+  return rows[0]!.count;
+}
