@@ -110,6 +110,35 @@ describe('PUT /api/auth/account/', () => {
     }
   });
 
+  it('stores the new password hashed with argon2id, as sign-up does', async () => {
+    const here = await signedInUser(t, 'hash@acme.test', 'Hash Bakery');
+    await change(here.accessToken, { current_password: 'correct horse', new_password: 'battery staple' });
+    const { rows } = await t.db.pool.query('select password_hash from users where email = $1', [
+      'hash@acme.test',
+    ]);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+    expect(rows[0].password_hash).not.toContain('battery staple');
+  });
+
+  it('limits wrong current passwords to 10 per user per 15 minutes (429 naming current_password)', async () => {
+    const here = await signedInUser(t, 'guesser@acme.test', 'Guessing Bakery');
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const response = await change(here.accessToken, {
+        current_password: `guess ${attempt}`,
+        new_password: 'battery staple',
+      });
+      expect(response.statusCode).toBe(400);
+    }
+    const refused = await change(here.accessToken, {
+      current_password: 'correct horse',
+      new_password: 'battery staple',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().errors[0].field).toBe('current_password');
+    // Signing in is counted apart: the guesses did not lock the user out.
+    expect((await login(t.app, 'guesser@acme.test', 'correct horse')).statusCode).toBe(200);
+  });
+
   it('answers 401 without a session', async () => {
     const response = await t.app.inject({
       method: 'PUT',
