@@ -1,8 +1,9 @@
-import { describe, expect, it, beforeAll } from 'vitest';
+import { describe, expect, it, beforeAll, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BroadcastRecipient, BroadcastReport } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import toast from 'react-hot-toast';
 import { listPage, row, withAccount } from '../test/broadcast-fixtures';
 import { BroadcastHistoryPage, BroadcastReportPage } from '../../../app/lazy-pages';
 
@@ -99,9 +100,10 @@ describe('Delivery report (/broadcast/:id)', () => {
       ),
     ).toBeTruthy();
     expect(screen.getByText('Template summer_sale · Completed · 40 recipients')).toBeTruthy();
+    // Numbers read as in Customers: grouped, international.
     expect(cells('Contact 1')).toEqual([
       'Contact 1',
-      '+14155551001',
+      '+1 415 555 1001',
       'Delivered',
       '—',
       new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
@@ -322,5 +324,130 @@ describe('Delivery report (/broadcast/:id)', () => {
         { timeout: 5000 },
       ),
     ).toBeTruthy();
+  });
+  it('exports the recipients under the current filter as the server’s CSV file', async () => {
+    const fetchMock = stubFetch((request) =>
+      pathOf(request) === '/broadcast/7/recipients/export.csv'
+        ? new Response('\uFEFFname,whatsapp_number\r\nContact 3,+14155551003\r\n', {
+            headers: {
+              'content-type': 'text/csv; charset=utf-8',
+              'content-disposition': 'attachment; filename="herald-report-7-failed.csv"',
+            },
+          })
+        : json(report([recipient(3, { outcome: 'failed' })], { count: 2, next: null })),
+    );
+    const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:report');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const clicked: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(`${this.download} ${this.getAttribute('href')}`);
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    await screen.findByText('Contact 3', {}, { timeout: 5000 });
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    fireEvent.click(filters.getByRole('button', { name: 'Failed · 2' }));
+    fireEvent.click(filters.getByRole('button', { name: /^Replied/ }));
+    await screen.findByText('Contact 3');
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(clicked).toEqual(['herald-report-7-failed.csv blob:report']));
+    const request = fetchMock.requests().find((r) => pathOf(r) === '/broadcast/7/recipients/export.csv')!;
+    expect(Object.fromEntries(new URL(request.url).searchParams)).toEqual({
+      outcome: 'failed',
+      replied: 'true',
+    });
+    expect(await (created.mock.calls[0]![0] as Blob).text()).toContain('Contact 3');
+  });
+
+  it('says when the export fails', async () => {
+    const error = vi.spyOn(toast, 'error');
+    stubFetch((request) =>
+      pathOf(request) === '/broadcast/7/recipients/export.csv'
+        ? json({ detail: 'Broadcast not found' }, 404)
+        : json(report([recipient(1)])),
+    );
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    await screen.findByText('Contact 1', {}, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() =>
+      expect(error).toHaveBeenCalledWith('Could not export the recipients: Broadcast not found'),
+    );
+  });
+
+  it('offers a new broadcast to the filtered recipients only while a filter is active', async () => {
+    const page = { count: 0, next: null, previous: null, results: [] };
+    stubFetch((request) => {
+      const path = pathOf(request);
+      // New broadcast's own reads, once the link is followed.
+      if (path === '/meta/phone/whatsapp/') return json({ data: [] });
+      if (path === '/recipient/tags/') return json([]);
+      if (path === '/broadcast/estimate/')
+        return json({
+          recipients: 1,
+          new_recipients: 1,
+          us_numbers: 0,
+          template_category: null,
+          messaging_limit: { tier: null, limit: null, reached: 0, left: null, frees_at: null },
+        });
+      if (path !== '/broadcast/7/recipients/') return json(page);
+      return new URL(request.url).searchParams.get('outcome') === 'sent'
+        ? json(report([recipient(4, { outcome: 'sent' })], { count: 1, next: null }))
+        : json(report([recipient(1)]));
+    });
+    const { router } = renderRoute('/broadcast/7', { preloadedState: withAccount });
+    await screen.findByText('Contact 1', {}, { timeout: 5000 });
+    expect(screen.queryByRole('link', { name: 'New broadcast to these recipients' })).toBeNull();
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    fireEvent.click(filters.getByRole('button', { name: 'Sent · 0' }));
+    await screen.findByText('Contact 4');
+    expect(screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href')).toBe(
+      '/broadcast/new?retarget=7&filter=outcome%3Dsent',
+    );
+    fireEvent.click(filters.getByRole('button', { name: /^Replied/ }));
+    await waitFor(() =>
+      expect(
+        screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href'),
+      ).toBe('/broadcast/new?retarget=7&filter=outcome%3Dsent%26replied%3Dtrue'),
+    );
+    fireEvent.click(screen.getByRole('link', { name: 'New broadcast to these recipients' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(
+        '/broadcast/new?retarget=7&filter=outcome%3Dsent%26replied%3Dtrue',
+      ),
+    );
+  });
+
+  it('says when a scheduled broadcast starts and who will receive it', async () => {
+    stubFetch(() =>
+      json(
+        report([], {
+          count: 0,
+          next: null,
+          broadcast: {
+            id: 7,
+            name: 'Winter sale',
+            template_name: 'summer_sale',
+            status: 'scheduled',
+            scheduled: '2027-01-01T09:00:00.000Z',
+            audience: {
+              type: 'filtered',
+              tags: ['Gold', 'Silver', 'VIP'],
+              percentage: 55,
+              leave_out_us: true,
+              from_broadcast_id: null,
+              recipients: 1234,
+            },
+          },
+        }),
+      ),
+    );
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    const section = await screen.findByRole('region', { name: 'Who will receive it' }, { timeout: 5000 });
+    const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date('2027-01-01T09:00:00.000Z'),
+    );
+    expect(section.textContent).toBe(
+      `Scheduled for ${when}. Nothing has been sent yet.` +
+        'Who will receive it: 55% of the contacts tagged Gold, Silver or VIP (about 1,234 recipients), chosen when it starts; contacts who opted out are left out; +1 (US) numbers are left out.',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import toast from 'react-hot-toast';
 import { Link, useParams } from 'react-router';
 import {
   BROADCAST_REPORT_PAGE_SIZE,
@@ -7,14 +8,20 @@ import {
   type BroadcastRecipient,
   type RecipientOutcome,
 } from '@herald/contracts';
+import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
+import { DownloadIcon, PlusIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { PreviousNext } from '../../../components/previous-next';
 import { useAppSelector } from '../../../app/hooks';
+import { displayNumber } from '../../../lib/display-number';
 import { errorText } from '../../../lib/error-text';
+import { saveDownload } from '../../../lib/save-download';
 import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
 import { FailureReasons } from '../components/failure-reasons';
 import { ReplyCell } from '../components/reply-cell';
+import { ReportAudience } from '../components/report-audience';
+import { useExportBroadcastReportMutation } from '../export-api';
 import { formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
 import { OUTCOME_LABELS } from '../outcome-labels';
 
@@ -49,7 +56,9 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
       <td className="px-3 py-3 whitespace-nowrap text-slate-900">
         {recipient.contact_name ?? <span className="text-slate-400 italic">Deleted contact</span>}
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">{recipient.whatsapp_number}</td>
+      <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">
+        {displayNumber(recipient.whatsapp_number)}
+      </td>
       <td className="px-3 py-3">
         <span
           className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${OUTCOME_TONES[recipient.outcome]}`}
@@ -77,6 +86,17 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
       </td>
     </tr>
   );
+}
+
+/**
+ * The report's filter as its API takes it ('outcome=failed&replied=true'): New broadcast reads it back to freeze
+ * the same recipients (issue 17 item 5).
+ */
+export function reportFilterValue(outcome: RecipientOutcome | null, replied: boolean): string {
+  const query = new URLSearchParams();
+  if (outcome) query.set('outcome', outcome);
+  if (replied) query.set('replied', 'true');
+  return query.toString();
 }
 
 /**
@@ -111,6 +131,13 @@ export function BroadcastReportPage() {
     if (next === null) setReplied(false);
     setPage(1);
   };
+  const [exportCsv, exporting] = useExportBroadcastReportMutation();
+  async function handleExport() {
+    const result = await exportCsv({ id, outcome, replied });
+    if ('error' in result) toast.error(`Could not export the recipients: ${errorText(result.error)}`);
+    else saveDownload(result.data.url, result.data.filename);
+  }
+  const filter = reportFilterValue(outcome, replied);
   const delivered = currentData ? currentData.outcomes.delivered + currentData.outcomes.read : 0;
   const filterButton = (value: RecipientOutcome | null, label: string, count: number | null) => (
     <button
@@ -153,6 +180,12 @@ export function BroadcastReportPage() {
           </span>
         </p>
       ) : null}
+      {currentData?.broadcast.status === 'scheduled' ? (
+        <ReportAudience
+          scheduled={currentData.broadcast.scheduled}
+          audience={currentData.broadcast.audience}
+        />
+      ) : null}
       {currentData ? <FailureReasons reasons={currentData.failure_reasons} /> : null}
       <div role="group" aria-label="Filter by outcome" className="mb-4 flex flex-wrap gap-2">
         {filterButton(null, 'All', total)}
@@ -175,6 +208,26 @@ export function BroadcastReportPage() {
         {RECIPIENT_OUTCOME_NAMES.map((name) =>
           filterButton(name, OUTCOME_LABELS[name], currentData?.outcomes[name] ?? null),
         )}
+      </div>
+      <div className="mb-4 flex flex-wrap items-center justify-end gap-2">
+        {filter && currentData && currentData.count > 0 ? (
+          <Link
+            to={`/broadcast/new?retarget=${id}&filter=${encodeURIComponent(filter)}`}
+            className={primaryButtonClass}
+          >
+            <PlusIcon width={16} height={16} />
+            New broadcast to these recipients
+          </Link>
+        ) : null}
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          disabled={!currentData || exporting.isLoading}
+          onClick={() => void handleExport()}
+        >
+          <DownloadIcon width={16} height={16} />
+          {exporting.isLoading ? 'Exporting...' : 'Export'}
+        </button>
       </div>
       <DataTable
         headers={HEADERS}
