@@ -68,6 +68,7 @@ const NO_BODY: Record<string, string> = {
   'POST /meta/templates/sync/': 'refreshes the caller’s own account from Meta',
   'POST /broadcast/{id}/{action}/': 'the action is in the path',
   'DELETE /recipient/{id}/': 'the id is in the path',
+  'DELETE /recipient/tags/{id}/': 'the id is in the path',
 };
 
 let t: TestApp;
