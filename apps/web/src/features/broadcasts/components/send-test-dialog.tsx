@@ -141,7 +141,7 @@ export function SendTestDialog({
         {failure ? <FormAlert>{failure}</FormAlert> : null}
         <div className="flex justify-end gap-2">
           <button type="button" className={secondaryButtonClass} disabled={isLoading} onClick={onClose}>
-            Close
+            Done
           </button>
           <button type="submit" className={primaryButtonClass} disabled={isLoading || contacts.length === 0}>
             {isLoading ? 'Sending...' : 'Send test'}
