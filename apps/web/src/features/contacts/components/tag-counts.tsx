@@ -10,8 +10,12 @@ type TagCountsProps = {
   onDelete: (tag: Tag) => void;
 };
 
-const iconClass =
-  'rounded-full p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-emerald-600';
+const iconClass = 'rounded-full p-1 focus-visible:outline-2 focus-visible:outline-emerald-600';
+// On the pressed (green) chip the icons stay readable.
+const iconColours = (active: boolean) =>
+  active
+    ? 'text-emerald-50 hover:bg-emerald-700 hover:text-white'
+    : 'text-slate-400 hover:bg-slate-100 hover:text-slate-700';
 
 /**
  * The account's tags with how many contacts carry each (spec §3 Tag), e.g. 'VIP · 12'. Pressing a tag
@@ -47,7 +51,7 @@ export function TagCounts({ tags, activeIds, onToggle, onRename, onDelete }: Tag
               <button
                 type="button"
                 aria-label={`Rename tag ${tag.name}`}
-                className={iconClass}
+                className={`${iconClass} ${iconColours(active)}`}
                 onClick={() => onRename(tag)}
               >
                 <PencilIcon width={12} height={12} />
@@ -55,7 +59,7 @@ export function TagCounts({ tags, activeIds, onToggle, onRename, onDelete }: Tag
               <button
                 type="button"
                 aria-label={`Delete tag ${tag.name}`}
-                className={`${iconClass} mr-1`}
+                className={`${iconClass} ${iconColours(active)} mr-1`}
                 onClick={() => onDelete(tag)}
               >
                 <TrashIcon width={12} height={12} />
