@@ -1,0 +1,188 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import type { Browser, Download, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BroadcastReport } from '@herald/contracts';
+import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
+import { launchBrowser } from './support/browser';
+import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { removeDataDir, startStack, type Stack } from './support/stack';
+
+// Issue 17 items 2 and 5 in Chromium: the history filtered by date and exported (the downloaded CSV's rows), a
+// report exported under a filter and 'New broadcast to these recipients' landing on New broadcast with the URL.
+
+const SHOTS = '/tmp/shots';
+const PASSWORD = 'correct horse battery';
+const GUESTS = ['+16285554000', '+16285554001', '+16285554002'];
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+let trouble: string[];
+let token: string;
+let sentId: number;
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${stack.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** The rows of a downloaded CSV (BOM, CRLF; these cells hold no comma, quote or line break). */
+async function csvRows(download: Download): Promise<string[][]> {
+  const text = await readFile((await download.path())!, 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  return text
+    .slice(1)
+    .split('\r\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split(','));
+}
+
+async function downloadOf(click: () => Promise<void>): Promise<Download> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return download;
+}
+
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
+  await signUpViaApi(stack, 'history@shop.test', PASSWORD, 'History Shop');
+  token = await apiLogin(stack, 'history@shop.test', PASSWORD);
+  const rows = GUESTS.map((number, i) => `Guest ${i},${number}`).join('\n');
+  await importContacts(stack, token, `name,number\n${rows}\n`, 'VIP');
+  const templateId = await createApprovedTemplate(stack, token, {
+    name: 'history_offer',
+    language: 'en_US',
+    category: 'MARKETING',
+    components: [{ type: 'BODY', text: 'Hello {{1}}, your offer is waiting.' }],
+    dynamic_variables: { body_variable: { '1': 'name' } },
+  });
+  const broadcast = (name: string, scheduledTime?: number) =>
+    api<{ id: number }>('/broadcast/create/', {
+      method: 'POST',
+      body: JSON.stringify({
+        name,
+        template_id: templateId,
+        recipients: { type: 'all', percentage: 100 },
+        ...(scheduledTime ? { scheduled_time: scheduledTime } : {}),
+      }),
+    });
+  sentId = (await broadcast('Sent today')).id;
+  // Ten days ahead: outside today's range, and its recipients are not counted as unsent.
+  await broadcast('Next week', Math.floor(Date.now() / 1000) + 10 * 24 * 3600);
+  browser = await launchBrowser();
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 1000 },
+    acceptDownloads: true,
+  });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  trouble = recordBrowserTrouble(page);
+  await signInViaUi(page, stack, 'history@shop.test', PASSWORD);
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  console.log(`stack output:\n${stack.output().slice(-6000)}`);
+  console.log(`browser log:\n${trouble.join('\n')}`);
+  console.log(
+    `page text:\n${await page
+      .locator('main')
+      .innerText()
+      .catch(() => '')}`,
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (stack) await removeDataDir(stack.dataDir);
+});
+
+const card = (title: string) =>
+  page.getByRole('list', { name: 'Summary' }).getByRole('listitem', { name: title });
+
+describe('Broadcast history and report exports in Chromium (issue 17)', () => {
+  it('filters the history by date, exports what it shows, and keeps the scheduled recipients apart', async () => {
+    await expect
+      .poll(
+        async () => {
+          const { outcomes } = await api<BroadcastReport>(`/broadcast/${sentId}/recipients/`);
+          return outcomes.pending + outcomes.held;
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(0);
+    await page.goto(`${stack.url}/broadcast`);
+    await page.getByRole('link', { name: 'Next week' }).waitFor();
+    await page.getByRole('link', { name: 'Sent today' }).waitFor();
+    expect(await card('Total Recipients').innerText()).toContain('plus 3 in scheduled broadcasts');
+
+    const today = await page.evaluate(() => new Intl.DateTimeFormat('en-CA').format(new Date()));
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To').fill(today);
+    await page.getByRole('button', { name: 'Apply now' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Next week' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Sent today' }).count()).toBe(1);
+    expect(await card('Total Broadcasts').innerText()).toMatch(/Total Broadcasts\s*1/);
+    expect(await card('Scheduled').innerText()).toMatch(/Scheduled\s*0/);
+    await page.screenshot({ path: `${SHOTS}/history-filtered-1280.png`, fullPage: true });
+
+    const download = await downloadOf(() => page.getByRole('button', { name: 'Export' }).click());
+    expect(download.suggestedFilename()).toBe(`herald-broadcasts-${today}-to-${today}.csv`);
+    const rows = await csvRows(download);
+    expect(rows[0]!.slice(0, 6)).toEqual(['id', 'name', 'template', 'scheduled', 'status', 'recipients']);
+    expect(rows.slice(1).map((row) => [row[0], row[1], row[2], row[5]])).toEqual([
+      [String(sentId), 'Sent today', 'history_offer', '3'],
+    ]);
+  });
+
+  it('exports a report under its filter and offers a new broadcast to those recipients', async () => {
+    await page.getByRole('link', { name: 'Sent today' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Delivery Report: Sent today' }).waitFor();
+    // Numbers read as in Customers.
+    await page.getByRole('cell', { name: '+1 628 555 4000' }).waitFor();
+
+    const all = await csvRows(await downloadOf(() => page.getByRole('button', { name: 'Export' }).click()));
+    expect(all[0]).toEqual([
+      'name',
+      'whatsapp_number',
+      'outcome',
+      'error_code',
+      'error_title',
+      'last_update',
+      'reply',
+      'replied_at',
+    ]);
+    // A leading + is a formula to a spreadsheet: the number is written with a quote first.
+    expect(all.slice(1).map((row) => [row[0], row[1]])).toEqual(
+      GUESTS.map((n, i) => [`Guest ${i}`, `'${n}`]),
+    );
+    expect(new Set(all.slice(1).map((row) => row[2]))).toSatisfy((outcomes: Set<string>) =>
+      [...outcomes].every((o) => o === 'delivered' || o === 'read'),
+    );
+
+    // The filter of an outcome some recipients have; no 'New broadcast' button before it.
+    expect(await page.getByRole('link', { name: 'New broadcast to these recipients' }).count()).toBe(0);
+    const { outcomes } = await api<BroadcastReport>(`/broadcast/${sentId}/recipients/`);
+    const [outcome, label] = outcomes.read > 0 ? ['read', 'Read'] : ['delivered', 'Delivered'];
+    const count = outcomes[outcome as 'read' | 'delivered'];
+    await page
+      .getByRole('group', { name: 'Filter by outcome' })
+      .getByRole('button', { name: `${label} · ${count}` })
+      .click();
+    const filtered = await csvRows(
+      await downloadOf(() => page.getByRole('button', { name: 'Export' }).click()),
+    );
+    expect(filtered).toHaveLength(count + 1);
+    expect(filtered.slice(1).every((row) => row[2] === outcome)).toBe(true);
+
+    await page.getByRole('link', { name: 'New broadcast to these recipients' }).click();
+    await page.waitForURL(`${stack.url}/broadcast/new?retarget=${sentId}&filter=outcome%3D${outcome}`);
+    await page.getByRole('heading', { level: 1, name: 'New Broadcast' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/retarget-new-broadcast-1280.png`, fullPage: true });
+  });
+});
