@@ -1,4 +1,6 @@
-import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useRef } from 'react';
+import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
+import { ModalDialog } from '../../../components/modal-dialog';
 import { timeZoneLabel } from '../../../lib/time-zone';
 import { formatCount, formatDateTime } from '../format';
 
@@ -40,19 +42,20 @@ export function ConfirmSendDialog({
     ],
     ['Sending time', sendingTimeText(scheduledAt)],
   ];
+  // Focus starts on Cancel, the safe choice, as in every confirmation; the send button is the primary green
+  // (the red of ConfirmDialog is for deletions).
+  const cancel = useRef<HTMLButtonElement>(null);
   return (
-    <ConfirmDialog
+    <ModalDialog
       title={scheduledAt ? 'Schedule this broadcast?' : 'Send this broadcast now?'}
       description={
         scheduledAt
           ? 'It will be sent at the time below. You can cancel it from the history until then.'
           : 'Messages handed to WhatsApp cannot be called back.'
       }
-      busy={false}
-      failure={null}
-      confirmLabel={action}
-      onConfirm={onConfirm}
       onClose={onClose}
+      initialFocus={cancel}
+      size="sm"
     >
       <dl className="mb-4 divide-y divide-slate-100 rounded-lg border border-slate-200 text-sm">
         {rows.map(([term, detail]) => (
@@ -67,6 +70,14 @@ export function ConfirmSendDialog({
           </div>
         ))}
       </dl>
-    </ConfirmDialog>
+      <div className="flex justify-end gap-2">
+        <button ref={cancel} type="button" className={secondaryButtonClass} onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className={primaryButtonClass} onClick={onConfirm}>
+          {action}
+        </button>
+      </div>
+    </ModalDialog>
   );
 }
