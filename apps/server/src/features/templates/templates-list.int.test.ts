@@ -218,5 +218,16 @@ describe("POST /meta/templates/sync/ ('Refresh from Meta')", () => {
     // Nothing changed at Meta since: a second refresh changes nothing.
     const again = await t.app.inject({ method: 'POST', url: '/meta/templates/sync/', headers });
     expect(again.json()).toEqual({ checked: 2, updated: 0 });
+
+    // Meta pauses the approved one for its quality; the missed webhook is made up by the next refresh.
+    const paused = await fetch(`${t.sandboxUrl}/__sandbox/templates/${approved.template_id}/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'PAUSED' }),
+    });
+    expect(paused.status).toBe(200);
+    const third = await t.app.inject({ method: 'POST', url: '/meta/templates/sync/', headers });
+    expect(third.json()).toEqual({ checked: 2, updated: 1 });
+    expect((await list('search=sync_approved')).results).toMatchObject([{ status: 'PAUSED' }]);
   });
 });
