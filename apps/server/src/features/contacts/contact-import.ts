@@ -1,5 +1,4 @@
 import { finished } from 'node:stream/promises';
-import { parse, type Parser } from 'csv-parse';
 import { DefaultCountrySchema } from '@herald/contracts';
 import type { ImportResult, ImportRowError, PhoneCountry } from '@herald/contracts';
 import type { PoolClient } from 'pg';
@@ -9,7 +8,6 @@ import { adjustContactTotal, ensureTag, lockContactWrites, recordExtraColumns } 
 import {
   CONTACT_LINE_COLUMNS,
   contactLine,
-  detectDelimiter,
   type ImportHeader,
   isBlankRecord,
   providedColumns,
@@ -19,9 +17,9 @@ import {
 } from './import-rows';
 import { recordImportEvent } from '../dashboard/account-events';
 import { CopyBuffer } from './copy-buffer';
-import { CsvDecoder } from './csv-decoder';
 import { NumberLineReader, numberKey, NumberSet } from './number-set';
-import { csvMessage, drain, isCsvError, readHead, type UploadStream } from './csv-upload';
+import { csvMessage, drain, isCsvError, type UploadStream } from './csv-upload';
+import { parseUpload } from './upload-parser';
 
 /** Rows per chunk: big enough to amortise each write, small enough to keep two in memory. */
 const CHUNK_ROWS = 25_000;
@@ -136,7 +134,7 @@ export class ContactImport {
 
     try {
       // Inside the try: csv-parse may refuse the very first line as it is written to it.
-      const parser = await this.parserFor(file);
+      const parser = await parseUpload(file);
       for await (const record of parser as AsyncIterable<string[]>) {
         row += 1;
         if (tooLarge) continue;
@@ -376,50 +374,6 @@ export class ContactImport {
     );
     this.created += rows[0]!.created;
     await client.query('truncate import_chunk, import_before');
-  }
-
-  /**
-   * Waits for the header line, picks its delimiter, and feeds the upload to a parser with backpressure,
-   * decoded from the encoding the file was saved in (CsvDecoder).
-   */
-  private async parserFor(file: UploadStream): Promise<Parser> {
-    const decoder = new CsvDecoder();
-    const head = decoder.write(await readHead(file));
-    const parser = parse({
-      bom: true,
-      delimiter: detectDelimiter(head.toString('utf8')),
-      relax_column_count: true,
-      skip_empty_lines: false,
-      max_record_size: 1 << 20,
-    });
-    let stopped = false;
-    parser.once('error', () => {
-      stopped = true;
-    });
-    parser.once('close', () => {
-      stopped = true;
-    });
-    const write = (bytes: Buffer) => {
-      if (stopped || bytes.length === 0) return;
-      if (!parser.write(bytes)) {
-        file.pause();
-        parser.once('drain', () => file.resume());
-      }
-    };
-    if (head.length) write(head);
-    if (file.readableEnded) {
-      write(decoder.end());
-      parser.end();
-    } else {
-      file.on('data', (chunk: Buffer) => write(decoder.write(chunk)));
-      file.once('end', () => {
-        write(decoder.end());
-        if (!stopped) parser.end();
-      });
-      file.once('error', (error) => parser.destroy(error));
-      file.resume();
-    }
-    return parser;
   }
 }
 
