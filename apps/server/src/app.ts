@@ -31,7 +31,7 @@ import { answerFrameworkError, registerInputGuard } from './plugins/input-guard'
 import { registerCors } from './plugins/cors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
-import { registerRequestId, requestId } from './plugins/request-id';
+import { registerRequestId, requestId, withRequestId } from './plugins/request-id';
 import {
   fixedSecurityHeaders,
   registerSecurityHeaders,
@@ -69,9 +69,11 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     requestTimeout: 10 * 60_000,
     bodyLimit: 1024 * 1024,
     // A malformed URL is answered before any hook runs: the wrapper adds the security headers itself.
-    frameworkErrors: withSecurityHeaders(await fixedSecurityHeaders(config), answerFrameworkError, {
-      trustProxy: config.TRUST_PROXY,
-    }),
+    frameworkErrors: withRequestId(
+      withSecurityHeaders(await fixedSecurityHeaders(config), answerFrameworkError, {
+        trustProxy: config.TRUST_PROXY,
+      }),
+    ),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+
+type FrameworkErrorHandler = NonNullable<FastifyServerOptions['frameworkErrors']>;
 
 /** A caller's id is kept only when it is a plain token: it is echoed in a header and written to every log line. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -26,6 +28,14 @@ export function registerRequestId(app: FastifyInstance): void {
     if (reply.statusCode < 400 || !isErrorBody(payload) || 'request_id' in payload) return payload;
     return { ...payload, request_id: request.id };
   });
+}
+
+/** A malformed URL is answered before any hook runs: the wrapper gives that answer its `x-request-id` too. */
+export function withRequestId(answer: FrameworkErrorHandler): FrameworkErrorHandler {
+  return (error, request, reply) => {
+    void reply.header('x-request-id', request.id);
+    answer(error, request, reply);
+  };
 }
 
 function isErrorBody(payload: unknown): payload is { detail: string } {
