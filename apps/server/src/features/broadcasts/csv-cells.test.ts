@@ -20,6 +20,6 @@ describe('csvCell (OWASP CSV injection)', () => {
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
     expect(csvCell(-3)).toBe('-3');
     expect(csvCell(null)).toBe('');
-    expect(csvLine(['=x', 1, null, 'y'])).toBe("'=x,1,,y\r\n");
+    expect(csvLine(['=x', 1, null, 'y'])).toBe("'=x,1,,y\n");
   });
 });

@@ -15,9 +15,9 @@ export function csvCell(value: string | number | null | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** One CSV line (CRLF, as RFC 4180 writes it). */
+/** One CSV line, ended by LF as COPY ends its lines, so a file never mixes two kinds of line end. */
 export function csvLine(cells: ReadonlyArray<string | number | null | undefined>): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
+  return `${cells.map(csvCell).join(',')}\n`;
 }
 
 /** The same neutralising in SQL, for a text expression COPY writes (COPY's CSV format does the quoting). */
