@@ -10,7 +10,7 @@ import { WhatsAppAccountsPanel } from '../../accounts/components/whatsapp-accoun
 import { CustomerSettingsPanel } from '../components/customer-settings-panel';
 import { MessageSettingsPanel } from '../components/message-settings-panel';
 import { OtherSettingsPanel } from '../components/other-settings-panel';
-import { AccountSettingsPanel } from '../components/static-settings-panels';
+import { AccountSettingsPanel } from '../components/account-settings-panel';
 
 /** What a saved-per-account tab needs: the selected account and its stored settings. */
 type AccountContext = { wabaId: string | null; stored: AccountSettingsResponse | null };
