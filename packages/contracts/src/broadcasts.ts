@@ -93,17 +93,16 @@ export type BroadcastAudience = z.infer<typeof BroadcastAudienceSchema>;
 
 export const RECIPIENTS_REQUIRED =
   'Choose the recipients: all contacts, tags or an earlier broadcast’s recipients';
-export const AUDIENCE_CONFLICT = 'Send to recipients or to an earlier broadcast’s recipients, not both';
-
-/** Exactly one of `recipients` (all or tags) and `audience` (a frozen list). */
-function oneAudience(
+/**
+ * At least one of `recipients` (all or tags) and `audience` (an earlier broadcast's recipients). Both: the
+ * earlier broadcast's recipients who are also in `recipients`, sampled to its percentage (decision 037).
+ */
+function someAudience(
   value: { recipients?: unknown; audience?: unknown },
   ctx: { addIssue: (issue: { code: 'custom'; message: string; path: string[] }) => void },
 ) {
   if (value.recipients === undefined && value.audience === undefined) {
     ctx.addIssue({ code: 'custom', message: RECIPIENTS_REQUIRED, path: ['recipients'] });
-  } else if (value.recipients !== undefined && value.audience !== undefined) {
-    ctx.addIssue({ code: 'custom', message: AUDIENCE_CONFLICT, path: ['audience'] });
   }
 }
 
@@ -116,9 +115,9 @@ export const BroadcastCreateRequestSchema = z
       .number({ message: BROADCAST_MESSAGES.templateRequired })
       .int()
       .positive(BROADCAST_MESSAGES.templateRequired),
-    /** All contacts or tagged ones, sampled when the broadcast starts; or else `audience`. */
+    /** All contacts or tagged ones, sampled when the broadcast starts; with `audience`, narrows it. */
     recipients: BroadcastRecipientsSchema.optional(),
-    /** A list frozen now (retargeting an earlier broadcast's recipients); or else `recipients`. */
+    /** A list frozen now (retargeting an earlier broadcast's recipients), narrowed by `recipients` if given. */
     audience: BroadcastAudienceSchema.optional(),
     /** Unix seconds; absent means send now. */
     scheduled_time: z.number().int().positive().optional(),
@@ -132,7 +131,7 @@ export const BroadcastCreateRequestSchema = z
     /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates (decision 026). */
     leave_out_us_numbers: z.boolean().default(false),
   })
-  .superRefine(oneAudience)
+  .superRefine(someAudience)
   .meta({ id: 'BroadcastCreateRequest' });
 
 /**
@@ -151,7 +150,7 @@ export const BroadcastEstimateRequestSchema = z
     phone_number_id: z.string().trim().min(1).max(64).optional(),
     leave_out_us_numbers: z.boolean().default(false),
   })
-  .superRefine(oneAudience)
+  .superRefine(someAudience)
   .meta({ id: 'BroadcastEstimateRequest' });
 
 /** The portfolio's messaging limit as Herald counts it (cloud-api-facts §8): unique users in a rolling 24 hours. */

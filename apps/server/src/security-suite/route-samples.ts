@@ -57,6 +57,8 @@ export const samplePayloads: Record<string, BodySample> = {
       name: `Matrix ${context.unique()}`,
       template_id: pick('template'),
       recipients: { type: 'filtered', tag_ids: [pick('tag')], percentage: 100 },
+      // An earlier broadcast's recipients, narrowed by the tag (decision 037): both ids in one request.
+      audience: { kind: 'broadcast_recipients', broadcast_id: pick('broadcast'), filter: {} },
       scheduled_time: Math.floor(Date.now() / 1000) + 86_400,
       phone_number_id: String(pick('phoneNumber')),
     },
@@ -65,6 +67,8 @@ export const samplePayloads: Record<string, BodySample> = {
     json: {
       template_id: pick('template'),
       recipients: { type: 'filtered', tag_ids: [pick('tag')], percentage: 100 },
+      // An earlier broadcast's recipients, narrowed by the tag (decision 037): both ids in one request.
+      audience: { kind: 'broadcast_recipients', broadcast_id: pick('broadcast'), filter: {} },
       phone_number_id: String(pick('phoneNumber')),
     },
   }),

@@ -76,26 +76,26 @@ export async function audienceTags(
 }
 
 /**
- * The request's audience: all or tagged contacts with the percentage, or a retarget list resolved now (sent to
- * whole, decision 037). The contract lets exactly one of `recipients` and `audience` through.
+ * The request's audience: all or tagged contacts with the percentage (sampled when the broadcast starts), or a
+ * retarget list resolved now and sent whole; with both, the list narrowed by the tags and sampled now
+ * (decision 037). The contract lets no request through without one of them.
  */
 export async function requestAudience(
   pool: Pool,
   waba: OwnedWaba,
   request: Pick<BroadcastEstimateRequest, 'recipients' | 'audience'>,
 ): Promise<{ source: AudienceSource; percentage: number }> {
-  if (request.audience) {
+  const { recipients, audience } = request;
+  if (!recipients && !audience) throw HttpError.field(400, 'recipients', RECIPIENTS_REQUIRED);
+  const tagIds = recipients ? await audienceTags(pool, waba, recipients) : null;
+  if (audience) {
+    const narrow = { tagIds, percentage: recipients?.percentage ?? 100 };
     return {
-      source: { kind: 'list', contactIds: await retargetContactIds(pool, waba, request.audience) },
+      source: { kind: 'list', contactIds: await retargetContactIds(pool, waba, audience, narrow) },
       percentage: 100,
     };
   }
-  const recipients = request.recipients;
-  if (!recipients) throw HttpError.field(400, 'recipients', RECIPIENTS_REQUIRED);
-  return {
-    source: { kind: 'tags', tagIds: await audienceTags(pool, waba, recipients) },
-    percentage: recipients.percentage,
-  };
+  return { source: { kind: 'tags', tagIds }, percentage: recipients!.percentage };
 }
 
 /**
