@@ -44,6 +44,7 @@ undocumented('GET', '/webhooks/whatsapp', "Meta's subscription challenge", [
   'hub.challenge',
 ]);
 undocumented('GET', '/openapi.json', 'the document itself');
+undocumented('GET', '/metrics', 'Prometheus text for operators (loopback or METRICS_TOKEN), not JSON');
 for (const path of [
   '/docs',
   '/docs/',
