@@ -10,6 +10,11 @@ describe('ErrorResponseSchema', () => {
     expect(parsed.errors?.[0]?.field).toBe('body.email');
   });
 
+  it('carries the request id of the answer, when given', () => {
+    const parsed = ErrorResponseSchema.parse({ detail: 'Internal server error', request_id: 'edge-7f3a' });
+    expect(parsed.request_id).toBe('edge-7f3a');
+  });
+
   it('rejects an error without a detail', () => {
     expect(ErrorResponseSchema.safeParse({ errors: [] }).success).toBe(false);
   });
