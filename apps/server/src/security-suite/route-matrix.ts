@@ -77,6 +77,7 @@ export const PATH_SAMPLES: Record<string, Record<string, ParamSample>> = {
   '/meta/templates/media/{id}/': { id: 'media' },
   '/broadcast/{id}/{action}/': { id: 'broadcast', action: { value: 'cancel' } },
   '/broadcast/{id}/recipients/': { id: 'broadcast' },
+  '/broadcast/{id}/recipients/export.csv': { id: 'broadcast' },
 };
 
 /**
