@@ -20,14 +20,27 @@ function orDash(value: string | number | null): string {
   return value === null || value === '' ? '—' : String(value);
 }
 
-/** Spec §2: the table's columns, in order; a tag chip filters the list by its tag (issue 17). */
-function columns(onTag: (tag: Contact['tags'][number]) => void): readonly Column[] {
+/**
+ * Spec §2: the table's columns, in order. Issue 17: the name opens the contact's form in update mode, a tag
+ * chip filters the list by its tag.
+ */
+function columns(
+  onTag: (tag: Contact['tags'][number]) => void,
+  onEdit: (contact: Contact) => void,
+): readonly Column[] {
   return [
     {
       header: 'Name',
       cell: (c) => (
         <>
-          <span className="font-medium text-slate-900">{c.recipient_name}</span>
+          <button
+            type="button"
+            title="Edit"
+            onClick={() => onEdit(c)}
+            className="text-left font-medium text-slate-900 hover:text-emerald-700 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-600"
+          >
+            {c.recipient_name}
+          </button>
           {c.opted_out_at ? (
             <span
               title="Replied STOP: left out of broadcasts until they reply START"
@@ -119,7 +132,7 @@ export function ContactsTable({
   onEdit,
   onDelete,
 }: ContactsTableProps) {
-  const cells = columns(onTag);
+  const cells = columns(onTag, onEdit);
   const ids = contacts?.map((contact) => contact.id) ?? [];
   const checkedOnPage = ids.filter((id) => selected.has(id)).length;
   const headers: DataTableHeader[] = [

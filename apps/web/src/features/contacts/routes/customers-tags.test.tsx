@@ -110,6 +110,16 @@ describe('Tags in the add/edit form (issue 17)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     const confirm = screen.getByRole('dialog', { name: 'Delete Contact' });
     expect(within(confirm).getByText('Delete Person 1? This cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    // The name in the row opens the same form.
+    fireEvent.click(screen.getByRole('button', { name: 'Person 3' }));
+    expect(
+      (
+        within(screen.getByRole('dialog', { name: 'Edit Contact' })).getByLabelText(
+          'Name',
+        ) as HTMLInputElement
+      ).value,
+    ).toBe('Person 3');
     expect(writes(fetch)).toEqual([]);
   });
 });
