@@ -202,6 +202,19 @@ export function NewBroadcastPage() {
       ? formatDateTime(state.scheduledAt)
       : 'Not selected';
 
+  const limitNotice = (
+    <MessagingLimitNotice
+      estimate={estimate}
+      usNumbers={usNumbers}
+      failed={estimateFailed}
+      spreadOverLimit={state.spreadOverLimit}
+      onSpreadOverLimit={(spreadOverLimit) => change({ spreadOverLimit })}
+      leaveOutUsNumbers={formState.leaveOutUsNumbers}
+      onLeaveOutUsNumbers={(leaveOutUsNumbers) => change({ leaveOutUsNumbers })}
+      error={errors.recipients}
+    />
+  );
+
   return (
     <>
       <PageHeader
@@ -227,16 +240,7 @@ export function NewBroadcastPage() {
           {fromUrl === 'invalid' ? <FormAlert>{RETARGET_UNREADABLE}</FormAlert> : null}
           {retarget ? (
             <RetargetRecipients line={retargetText} failed={sourceQuery.isError} onClear={clearRetarget}>
-              <MessagingLimitNotice
-                estimate={estimate}
-                usNumbers={usNumbers}
-                failed={estimateFailed}
-                spreadOverLimit={state.spreadOverLimit}
-                onSpreadOverLimit={(spreadOverLimit) => change({ spreadOverLimit })}
-                leaveOutUsNumbers={formState.leaveOutUsNumbers}
-                onLeaveOutUsNumbers={(leaveOutUsNumbers) => change({ leaveOutUsNumbers })}
-                error={errors.recipients}
-              />
+              {limitNotice}
             </RetargetRecipients>
           ) : (
             <>
@@ -257,18 +261,7 @@ export function NewBroadcastPage() {
                 percentage={state.percentage}
                 onPercentage={(percentage) => change({ percentage })}
               >
-                {state.mode === 'all' || state.tagIds.length > 0 ? (
-                  <MessagingLimitNotice
-                    estimate={estimate}
-                    usNumbers={usNumbers}
-                    failed={estimateFailed}
-                    spreadOverLimit={state.spreadOverLimit}
-                    onSpreadOverLimit={(spreadOverLimit) => change({ spreadOverLimit })}
-                    leaveOutUsNumbers={formState.leaveOutUsNumbers}
-                    onLeaveOutUsNumbers={(leaveOutUsNumbers) => change({ leaveOutUsNumbers })}
-                    error={errors.recipients}
-                  />
-                ) : null}
+                {state.mode === 'all' || state.tagIds.length > 0 ? limitNotice : null}
               </SelectedRecipientsSection>
             </>
           )}
