@@ -21,6 +21,8 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
   let database: RestartingChild | undefined;
   const services: RestartingChild[] = [];
   let stopping = false;
+  /** Where the worker serves /healthz, /readyz and /metrics; none when its port was taken (decision 044). */
+  let workerUrl: string | undefined;
 
   const shutdown = async (exitCode: number) => {
     if (stopping) return;
@@ -76,10 +78,11 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
         write,
       });
       services.push(child);
-      await child.ready();
+      return child.ready<{ url?: string }>();
     };
     await start('sandbox', 'sandbox');
-    await Promise.all([start('server', 'serve'), start('worker', 'work')]);
+    const [, worker] = await Promise.all([start('server', 'serve'), start('worker', 'work')]);
+    workerUrl = worker.url;
   } catch (error) {
     write(`herald: could not start: ${(error as Error).message}`);
     await shutdown(1);
@@ -90,6 +93,9 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
   write('');
   write(`Herald is running at ${url}`);
   write(`  API docs          ${url}/docs`);
+  write(
+    `  Health, metrics   ${url}/readyz, ${url}/metrics${workerUrl ? ` (worker: ${workerUrl}/metrics)` : ''}`,
+  );
   write(
     `  Sandbox Cloud API http://127.0.0.1:${config.SANDBOX_PORT}  (Embedded Signup demo: no Meta account needed)`,
   );
