@@ -463,10 +463,9 @@ const QueryBoolean = z
 
 export const BroadcastReportQuerySchema = z.object({
   page: PageNumberSchema,
+  /** One outcome, or `not_read`: sent or delivered and not read (retargetStates). */
   outcome: z
-    .enum(RECIPIENT_OUTCOME_NAMES as [RecipientOutcome, ...RecipientOutcome[]], {
-      message: `must be one of ${RECIPIENT_OUTCOME_NAMES.join(', ')}`,
-    })
+    .enum(RETARGET_OUTCOMES, { message: `must be one of ${RETARGET_OUTCOMES.join(', ')}` })
     .optional(),
   /** `replied=true`: only recipients who replied; `false`: only those who did not. Combines with `outcome`. */
   replied: QueryBoolean.optional(),

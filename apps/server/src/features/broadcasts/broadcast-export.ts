@@ -4,6 +4,7 @@ import {
   BROADCAST_REPORT_CSV_COLUMNS,
   RECIPIENT_OUTCOME_NAMES,
   RECIPIENT_OUTCOMES,
+  retargetStates,
   type BroadcastListQuery,
   type BroadcastReportQuery,
 } from '@herald/contracts';
@@ -69,7 +70,10 @@ export async function reportCsv(
 ): Promise<CsvDownload> {
   const broadcast = await findReportedBroadcast(pool, waba, id);
   // COPY takes no bind parameters: every value below is an integer, a boolean or a state name from contracts.
-  const states = query.outcome ? RECIPIENT_OUTCOMES[query.outcome].map((s) => `'${s}'`).join(', ') : null;
+  const states =
+    retargetStates(query.outcome)
+      ?.map((s) => `'${s}'`)
+      .join(', ') ?? null;
   const sql = `copy (
     select ${neutralisedSql('c.name')} as name, ${neutralisedSql('m.whatsapp_number')} as whatsapp_number,
            ${OUTCOME_SQL} as outcome, m.error_code, ${neutralisedSql('m.error_title')} as error_title,

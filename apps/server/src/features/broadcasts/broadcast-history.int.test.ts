@@ -424,6 +424,17 @@ describe('GET /broadcast/{id}/recipients/export.csv', () => {
     ).toHaveLength(1);
   });
 
+  it('reads and exports the non-readers: not_read is sent or delivered, not read', async () => {
+    const report = (await get(`/broadcast/${id}/recipients/?outcome=not_read`)).json();
+    expect(report.count).toBe(2);
+    expect(report.results.map((r: { outcome: string }) => r.outcome)).toEqual(['delivered', 'sent']);
+    const csv = parseCsv((await get(`/broadcast/${id}/recipients/export.csv?outcome=not_read`)).body);
+    expect(csv.slice(1).map((r) => [r[0], r[2]])).toEqual([
+      [`'-Minus`, 'delivered'],
+      ['Plain', 'sent'],
+    ]);
+  });
+
   it('answers 400 naming the field for a bad filter and 404 for another account’s broadcast', async () => {
     const bad = await get(`/broadcast/${id}/recipients/export.csv?outcome=lost`);
     expect(bad.statusCode).toBe(400);

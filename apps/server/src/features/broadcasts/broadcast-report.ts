@@ -5,8 +5,8 @@ import {
   HERALD_FAILURE_REASONS,
   type BroadcastReportQuery,
   RECIPIENT_OUTCOME_NAMES,
-  RECIPIENT_OUTCOMES,
   recipientOutcome,
+  retargetStates,
   type RecipientOutcome,
   type InboundKind,
   replyRate,
@@ -28,7 +28,8 @@ export async function readBroadcastReport(
 ): Promise<BroadcastReport> {
   const broadcast = await findReportedBroadcast(pool, waba, id);
 
-  const states = query.outcome ? [...RECIPIENT_OUTCOMES[query.outcome]] : null;
+  // One outcome's states, or not_read's (sent or delivered): the same rule the export and retargeting use.
+  const states = retargetStates(query.outcome);
   const offset = (query.page - 1) * BROADCAST_REPORT_PAGE_SIZE;
   const replied = query.replied ?? null;
   const [byState, page, failures] = await Promise.all([
@@ -85,7 +86,7 @@ export async function readBroadcastReport(
   }
   // The page's count under both filters, from the same per-state counts (no second scan of the messages).
   const count = byState.rows
-    .filter((row) => !row.removed && (!query.outcome || recipientOutcome(row.state) === query.outcome))
+    .filter((row) => !row.removed && (states === null || states.includes(row.state)))
     .reduce((sum, row) => sum + (replied === null ? row.n : replied ? row.replied : row.n - row.replied), 0);
   return {
     broadcast,

@@ -11,7 +11,7 @@ import type {
   BroadcastTotals,
   ContactList,
   PhoneNumber,
-  RecipientOutcome,
+  RetargetOutcome,
   Tag,
   TemplateDetail,
   TemplateListResponse,
@@ -67,7 +67,8 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       {
         id: number;
         page: number;
-        outcome: RecipientOutcome | null;
+        /** One outcome, or 'not_read' (sent or delivered, not read). */
+        outcome: RetargetOutcome | null;
         /** Issue 16: only the recipients who replied (the Replied filter); absent or false: everyone. */
         replied?: boolean;
         wabaId: string | null;

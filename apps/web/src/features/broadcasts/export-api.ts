@@ -2,7 +2,7 @@ import type { BroadcastSort } from './api';
 import { historyRange } from './api';
 import { api } from '../../lib/api';
 import { downloadHandler, type Download } from '../../lib/save-download';
-import type { RecipientOutcome } from '@herald/contracts';
+import type { RetargetOutcome } from '@herald/contracts';
 
 /**
  * Issue 17: the history's and a report's Export, with the session's headers. Mutations, so every click downloads
@@ -24,7 +24,7 @@ export const broadcastExportApi = api.injectEndpoints({
     /** GET /broadcast/{id}/recipients/export.csv: the report's recipients under its filter. */
     exportBroadcastReport: build.mutation<
       Download,
-      { id: number; outcome: RecipientOutcome | null; replied: boolean }
+      { id: number; outcome: RetargetOutcome | null; replied: boolean }
     >({
       query: ({ id, outcome, replied }) => ({
         url: `/broadcast/${id}/recipients/export.csv`,

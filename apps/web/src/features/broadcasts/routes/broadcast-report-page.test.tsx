@@ -126,6 +126,7 @@ describe('Delivery report (/broadcast/:id)', () => {
       'Not on WhatsApp · 0',
       'Unknown · 0',
       'Cancelled · 0',
+      'Not read · 28',
     ]);
     // Nothing failed in this answer's reasons: no section for them.
     expect(screen.queryByRole('region', { name: 'Why messages did not arrive' })).toBeNull();
@@ -408,6 +409,17 @@ describe('Delivery report (/broadcast/:id)', () => {
         screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href'),
       ).toBe('/broadcast/new?retarget=7&filter=outcome%3Dsent%26replied%3Dtrue'),
     );
+    // 'Not read' (sent or delivered): the non-readers, as the report API and New broadcast name them.
+    fireEvent.click(filters.getByRole('button', { name: /^Not read/ }));
+    await waitFor(() =>
+      expect(
+        screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href'),
+      ).toBe('/broadcast/new?retarget=7&filter=outcome%3Dnot_read%26replied%3Dtrue'),
+    );
+    fireEvent.click(filters.getByRole('button', { name: /^Replied/ }));
+    fireEvent.click(filters.getByRole('button', { name: /^Sent/ }));
+    fireEvent.click(filters.getByRole('button', { name: /^Replied/ }));
+    await screen.findByText('Contact 4');
     fireEvent.click(screen.getByRole('link', { name: 'New broadcast to these recipients' }));
     await waitFor(() =>
       expect(router.state.location.pathname + router.state.location.search).toBe(

@@ -7,6 +7,7 @@ import {
   REPLY_DEFINITIONS,
   type BroadcastRecipient,
   type RecipientOutcome,
+  type RetargetOutcome,
 } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
@@ -88,11 +89,15 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
   );
 }
 
+const NOT_READ_LABEL = 'Not read';
+const outcomeLabel = (outcome: RetargetOutcome) =>
+  outcome === 'not_read' ? NOT_READ_LABEL : OUTCOME_LABELS[outcome];
+
 /**
  * The report's filter as its API takes it ('outcome=failed&replied=true'): New broadcast reads it back to freeze
  * the same recipients (issue 17 item 5).
  */
-export function reportFilterValue(outcome: RecipientOutcome | null, replied: boolean): string {
+export function reportFilterValue(outcome: RetargetOutcome | null, replied: boolean): string {
   const query = new URLSearchParams();
   if (outcome) query.set('outcome', outcome);
   if (replied) query.set('replied', 'true');
@@ -107,7 +112,7 @@ export function reportFilterValue(outcome: RecipientOutcome | null, replied: boo
 export function BroadcastReportPage() {
   const id = Number(useParams().id);
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
-  const [outcome, setOutcome] = useState<RecipientOutcome | null>(null);
+  const [outcome, setOutcome] = useState<RetargetOutcome | null>(null);
   const [replied, setReplied] = useState(false);
   const [page, setPage] = useState(1);
   const args = { id, page, outcome, replied, wabaId };
@@ -125,7 +130,7 @@ export function BroadcastReportPage() {
     ? Object.values(currentData.outcomes).reduce((sum, count) => sum + count, 0)
     : null;
   const pages = currentData ? Math.max(1, Math.ceil(currentData.count / BROADCAST_REPORT_PAGE_SIZE)) : 1;
-  const choose = (next: RecipientOutcome | null) => {
+  const choose = (next: RetargetOutcome | null) => {
     setOutcome(next);
     // 'All' is everyone: it clears the Replied filter too; an outcome combines with it.
     if (next === null) setReplied(false);
@@ -139,7 +144,7 @@ export function BroadcastReportPage() {
   }
   const filter = reportFilterValue(outcome, replied);
   const delivered = currentData ? currentData.outcomes.delivered + currentData.outcomes.read : 0;
-  const filterButton = (value: RecipientOutcome | null, label: string, count: number | null) => (
+  const filterButton = (value: RetargetOutcome | null, label: string, count: number | null) => (
     <button
       key={value ?? 'all'}
       type="button"
@@ -208,6 +213,12 @@ export function BroadcastReportPage() {
         {RECIPIENT_OUTCOME_NAMES.map((name) =>
           filterButton(name, OUTCOME_LABELS[name], currentData?.outcomes[name] ?? null),
         )}
+        {/* Issue 17: who got the message but has not read it, the usual audience of a reminder. */}
+        {filterButton(
+          'not_read',
+          NOT_READ_LABEL,
+          currentData ? currentData.outcomes.sent + currentData.outcomes.delivered : null,
+        )}
       </div>
       <div className="mb-4 flex flex-wrap items-center justify-end gap-2">
         {filter && currentData && currentData.count > 0 ? (
@@ -236,10 +247,10 @@ export function BroadcastReportPage() {
         emptyText={
           replied
             ? outcome
-              ? `No recipients with the outcome ${OUTCOME_LABELS[outcome]} replied.`
+              ? `No recipients with the outcome ${outcomeLabel(outcome)} replied.`
               : 'No recipient has replied yet.'
             : outcome
-              ? `No recipients with the outcome ${OUTCOME_LABELS[outcome]}.`
+              ? `No recipients with the outcome ${outcomeLabel(outcome)}.`
               : 'No data available'
         }
         renderRow={(recipient) => <RecipientRow key={recipient.id} recipient={recipient} />}
