@@ -59,7 +59,11 @@ export class HeraldMetrics {
       });
     poolGauge('herald_db_pool_connections', "Connections the process's pool holds", () => pool.totalCount);
     poolGauge('herald_db_pool_idle_connections', 'Pool connections idle', () => pool.idleCount);
-    poolGauge('herald_db_pool_waiting_clients', 'Queries waiting for a pool connection', () => pool.waitingCount);
+    poolGauge(
+      'herald_db_pool_waiting_clients',
+      'Queries waiting for a pool connection',
+      () => pool.waitingCount,
+    );
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
