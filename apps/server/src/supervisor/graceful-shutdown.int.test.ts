@@ -223,8 +223,9 @@ describe('SIGTERM to the API', () => {
     const url = new URL(/listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(api.line)![1]!);
     const body = JSON.stringify({ username: 'someone@acme.test', password: 'wrong password' });
     // A request in flight: headers sent, the body still coming.
+    let request!: http.ClientRequest;
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = http.request(
+      request = http.request(
         {
           host: url.hostname,
           port: url.port,
@@ -239,15 +240,23 @@ describe('SIGTERM to the API', () => {
         },
       );
       request.on('error', reject);
-      request.write(body.slice(0, 10));
-      setTimeout(() => {
-        api.child.kill('SIGTERM');
-        setTimeout(() => request.end(body.slice(10)), 500);
-      }, 300);
     });
-    await sleep(600);
-    // New connections are refused while the one in flight finishes.
-    await expect(fetch(`${url.origin}/healthz`)).rejects.toThrow();
+    request.write(body.slice(0, 10));
+    await sleep(200);
+    api.child.kill('SIGTERM');
+    // New connections are refused while the one in flight is still being read.
+    const refusedBy = Date.now() + 10_000;
+    let refused = false;
+    while (!refused && Date.now() < refusedBy) {
+      refused = await fetch(`${url.origin}/healthz`).then(
+        () => false,
+        () => true,
+      );
+      if (!refused) await sleep(50);
+    }
+    expect(refused).toBe(true);
+    expect(api.child.exitCode).toBe(null);
+    request.end(body.slice(10));
     const finished = await answer;
     expect(finished.status, finished.body).toBe(401);
     expect(await api.exited).toBe(0);
