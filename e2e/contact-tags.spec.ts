@@ -65,6 +65,7 @@ describe('tags managed where contacts are, in Chromium (issue 17)', () => {
     const bar = page.getByRole('form', { name: 'Tag the selected contacts' });
     await bar.getByText('2 selected').waitFor();
     await bar.getByLabel('Tag name').fill('Regulars');
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/customers-bulk-tag-bar.png` });
     await bar.getByRole('button', { name: 'Add tag' }).click();
     await page.getByText('Tag "Regulars" added to 2 contacts').first().waitFor();
     await row('Guest 1').getByRole('button', { name: 'Regulars' }).waitFor();
@@ -79,6 +80,7 @@ describe('tags managed where contacts are, in Chromium (issue 17)', () => {
     await form.getByLabel('Tags').fill('regulars');
     await form.getByLabel('Tags').press('Enter');
     await form.getByRole('list', { name: 'Tags of this contact' }).getByText('Regulars').waitFor();
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/contact-form-tags.png` });
     await form.getByRole('button', { name: 'Add Contact' }).click();
     await page.getByText('Contact added').first().waitFor();
     await row('Walk-in Wanda').getByRole('button', { name: 'Regulars' }).waitFor();
