@@ -142,7 +142,7 @@ export function templatesRoutes(templates: TemplatesService): FastifyPluginAsync
         schema: {
           tags: ['templates'],
           summary:
-            'Create a template (multipart: template_data JSON, optional header_file) and submit it to Meta',
+            'Create a template (multipart: template_data JSON, optional header_file) and submit it to Meta; kept a DRAFT when the account requires approval, and given the account’s default language when it names none',
           consumes: ['multipart/form-data', 'application/json'],
           response: { 201: TemplateListItemSchema, ...errors },
         },
