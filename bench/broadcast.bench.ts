@@ -174,7 +174,7 @@ try {
   // trigger disabled: ingestion as it was before issue 16), then with them kept in the same transaction.
   const messages = (
     await pool.query<{ id: string; wamid: string }>(
-      'select id::text, wamid from broadcast_messages where broadcast_id = $1 order by id',
+      'select m.id::text, m.wamid from broadcast_messages m where m.broadcast_id = $1 order by m.id',
       [high.broadcastId],
     )
   ).rows;
