@@ -13,7 +13,7 @@ export function AuthCard({ title, subtitle, children, footer }: AuthCardProps) {
     <main className="flex min-h-full items-center justify-center bg-gradient-to-br from-emerald-50 via-slate-50 to-teal-50 px-4 py-12">
       <div className="w-full max-w-md">
         <div className="mb-6 flex items-center justify-center gap-2">
-          <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-emerald-600 text-lg font-bold text-white shadow-sm">
+          <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-emerald-700 text-lg font-bold text-white shadow-sm">
             H
           </span>
           <span className="text-2xl font-semibold tracking-tight text-slate-900">Herald</span>

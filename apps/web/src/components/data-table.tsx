@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useHorizontalOverflow } from '../lib/use-horizontal-overflow';
 
 /** Spec §9: skeleton rows shown while a page loads. */
 const SKELETON_ROWS = 5;
@@ -27,6 +28,8 @@ type DataTableProps<Row> = {
   skeletonRows?: number;
   /** The frame around the table: a card by default; a page that puts the table in its own card passes less. */
   frameClassName?: string;
+  /** What a screen reader calls the frame when it scrolls sideways (it then takes focus, for the keyboard). */
+  label?: string;
 };
 
 /**
@@ -42,10 +45,19 @@ export function DataTable<Row>({
   refreshing = false,
   skeletonRows = SKELETON_ROWS,
   frameClassName = 'overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-xs',
+  label = 'Table',
 }: DataTableProps<Row>) {
   const columnCount = headers.length;
+  const { ref, overflows } = useHorizontalOverflow<HTMLDivElement>();
   return (
-    <div className={frameClassName}>
+    <div
+      ref={ref}
+      className={frameClassName}
+      // A frame that scrolls sideways must be reachable by the keyboard (WCAG 2.1.1), and then needs a name.
+      tabIndex={overflows ? 0 : undefined}
+      role={overflows ? 'region' : undefined}
+      aria-label={overflows ? label : undefined}
+    >
       <table
         className="min-w-full divide-y divide-slate-200 text-sm"
         aria-busy={(!rows && !error) || refreshing}

@@ -98,7 +98,7 @@ const tabClass = (selected: boolean) =>
 const chipClass = (pressed: boolean) =>
   `rounded-md border px-2 py-1.5 text-xs font-medium transition focus-visible:outline-2 focus-visible:outline-emerald-600 ${
     pressed
-      ? 'border-emerald-600 bg-emerald-600 text-white'
+      ? 'border-emerald-600 bg-emerald-700 text-white'
       : 'border-slate-200 bg-white text-slate-700 hover:border-emerald-300 hover:bg-emerald-50'
   }`;
 
@@ -249,7 +249,7 @@ export function DateTimePicker({ value, onChange, min, max, label, describedBy }
           </div>
           <div className="grid grid-cols-7 gap-1 text-center">
             {WEEKDAYS.map((weekday) => (
-              <span key={weekday} aria-hidden="true" className="py-1 text-xs font-medium text-slate-400">
+              <span key={weekday} aria-hidden="true" className="py-1 text-xs font-medium text-slate-500">
                 {weekday}
               </span>
             ))}
@@ -269,7 +269,7 @@ export function DateTimePicker({ value, onChange, min, max, label, describedBy }
                   onClick={() => pickDay(day)}
                   className={`h-9 rounded-md text-sm transition focus-visible:outline-2 focus-visible:outline-emerald-600 disabled:cursor-not-allowed disabled:text-slate-300 ${
                     selected
-                      ? 'bg-emerald-600 font-semibold text-white'
+                      ? 'bg-emerald-700 font-semibold text-white'
                       : `text-slate-700 enabled:hover:bg-emerald-50 ${today ? 'font-semibold text-emerald-700 ring-1 ring-emerald-200' : ''}`
                   }`}
                 >
@@ -293,7 +293,7 @@ export function DateTimePicker({ value, onChange, min, max, label, describedBy }
               onBlur={() => setHourText(null)}
               className={timeInputClass}
             />
-            <span aria-hidden="true" className="text-lg font-semibold text-slate-400">
+            <span aria-hidden="true" className="text-lg font-semibold text-slate-500">
               :
             </span>
             <input

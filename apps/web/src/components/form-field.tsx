@@ -23,7 +23,7 @@ export function FormField({ label, className = '', error, hint, ...inputProps }:
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={note ? noteId : undefined}
-        className={`block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:ring-2 focus:outline-none ${
+        className={`block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:ring-2 focus:outline-none ${
           error
             ? 'border-red-400 focus:border-red-500 focus:ring-red-500/20'
             : 'border-slate-300 focus:border-emerald-500 focus:ring-emerald-500/20'

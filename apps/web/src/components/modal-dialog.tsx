@@ -144,7 +144,7 @@ export function ModalDialog({
             aria-label="Close"
             disabled={busy}
             onClick={onClose}
-            className="-m-1 rounded-lg p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-emerald-600 disabled:opacity-50"
+            className="-m-1 rounded-lg p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-emerald-600 disabled:opacity-50"
           >
             <CloseIcon />
           </button>

@@ -159,7 +159,7 @@ export function PhoneInput({
           <span aria-hidden="true" className="text-slate-500">
             +{callingCode}
           </span>
-          <ChevronDownIcon aria-hidden="true" width={14} height={14} className="text-slate-400" />
+          <ChevronDownIcon aria-hidden="true" width={14} height={14} className="text-slate-500" />
           <select
             aria-label="Country"
             value={country}
@@ -182,7 +182,7 @@ export function PhoneInput({
           onChange={(event) => handleInput(event.target.value)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className="block w-full min-w-0 rounded-r-lg border-0 bg-transparent px-3 py-2 text-sm text-slate-900 placeholder:text-slate-400 focus:outline-none"
+          className="block w-full min-w-0 rounded-r-lg border-0 bg-transparent px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:outline-none"
         />
       </div>
       {error ? (

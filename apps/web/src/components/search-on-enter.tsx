@@ -25,7 +25,7 @@ export function SearchOnEnter({
       <SearchIcon
         width={16}
         height={16}
-        className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
+        className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500"
       />
       <input
         type="search"
@@ -38,7 +38,7 @@ export function SearchOnEnter({
           event.preventDefault();
           onSearch(text.trim());
         }}
-        className="block w-full rounded-lg border border-slate-300 bg-white py-1.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+        className="block w-full rounded-lg border border-slate-300 bg-white py-1.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
       />
     </div>
   );

@@ -27,13 +27,13 @@ export function AccountSelector() {
   }
 
   return (
-    <label className="flex items-center gap-2 text-sm text-slate-500">
+    <label className="flex min-w-0 items-center gap-2 text-sm text-slate-500">
       <span className="hidden lg:inline">Account</span>
       <select
         aria-label="Business account"
         value={selected?.waba_id ?? ''}
         onChange={handleChange}
-        className="max-w-48 rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm font-medium text-slate-800 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none sm:max-w-64"
+        className="w-full max-w-36 min-w-0 rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm font-medium text-slate-800 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none sm:max-w-64 sm:w-auto"
       >
         {selected === null ? (
           <option value="" disabled>

@@ -64,7 +64,7 @@ export function AppHeader({ title, navOpen, menuButtonRef, onOpenNav }: AppHeade
       >
         {title}
       </p>
-      <div className="ml-auto flex items-center gap-2 sm:gap-3">
+      <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">
         <BetaBadge />
         <AccountSelector />
         <NotificationBell />
@@ -72,10 +72,11 @@ export function AppHeader({ title, navOpen, menuButtonRef, onOpenNav }: AppHeade
           type="button"
           onClick={() => void handleLogout()}
           disabled={isLoading}
-          className="inline-flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-1.5 text-sm font-medium text-slate-700 transition hover:border-red-200 hover:bg-red-50 hover:text-red-700 disabled:opacity-60"
+          className="inline-flex shrink-0 items-center gap-2 rounded-lg border border-slate-200 px-2 py-1.5 sm:px-3 text-sm font-medium text-slate-700 transition hover:border-red-200 hover:bg-red-50 hover:text-red-700 disabled:opacity-60"
         >
           <LogoutIcon width="16" height="16" />
-          Logout
+          {/* On a phone the icon alone fits; the word stays the button's name for screen readers. */}
+          <span className="sr-only sm:not-sr-only">Logout</span>
         </button>
       </div>
     </header>

@@ -53,13 +53,13 @@ export function AppLayout() {
           onClick={() => setNavOpen(false)}
           className="flex h-16 items-center gap-2 border-b border-slate-200 px-6"
         >
-          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-emerald-600 text-sm font-bold text-white">
+          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-emerald-700 text-sm font-bold text-white">
             H
           </span>
           <span className="text-lg font-semibold tracking-tight">Herald</span>
         </Link>
         <SideNav onNavigate={() => setNavOpen(false)} />
-        <div className="border-t border-slate-200 p-4 text-xs text-slate-400">
+        <div className="border-t border-slate-200 p-4 text-xs text-slate-500">
           WhatsApp Business broadcasts
         </div>
       </aside>

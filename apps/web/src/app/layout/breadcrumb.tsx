@@ -21,7 +21,7 @@ export function Breadcrumb() {
     <nav aria-label="Breadcrumb" className="mb-4">
       <ol className="flex flex-wrap items-center gap-1 text-sm text-slate-500">
         <li>
-          <Link to="/dashboard" className="hover:text-emerald-700">
+          <Link to="/dashboard" className="hover:text-emerald-800">
             Home
           </Link>
         </li>
@@ -29,7 +29,7 @@ export function Breadcrumb() {
           const current = index === trail.length - 1;
           return (
             <li key={`${index}-${crumb.label}`} className="flex items-center gap-1">
-              <ChevronRightIcon width="14" height="14" className="text-slate-400" />
+              <ChevronRightIcon width="14" height="14" className="text-slate-500" />
               {current || !crumb.to ? (
                 <span
                   aria-current={current ? 'page' : undefined}
@@ -38,7 +38,7 @@ export function Breadcrumb() {
                   {crumb.label}
                 </span>
               ) : (
-                <Link to={crumb.to} className="hover:text-emerald-700">
+                <Link to={crumb.to} className="hover:text-emerald-800">
                   {crumb.label}
                 </Link>
               )}

@@ -67,7 +67,7 @@ export function NotificationBell() {
         {unread > 0 ? (
           <span
             data-testid="bell-badge"
-            className="absolute -top-0.5 -right-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-red-500 px-1 text-[11px] font-semibold text-white ring-2 ring-white"
+            className="absolute -top-0.5 -right-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] font-semibold text-white ring-2 ring-white"
           >
             {unread > 99 ? '99+' : unread}
           </span>
@@ -114,7 +114,7 @@ function EventItem({ event, onFollow }: { event: HeaderEvent; onFollow: () => vo
           {event.title}
         </span>
         <span className="block text-slate-600">{event.detail}</span>
-        <time dateTime={event.at} className="block text-xs text-slate-400">
+        <time dateTime={event.at} className="block text-xs text-slate-500">
           {timeFormat.format(new Date(event.at))}
         </time>
       </Link>

@@ -29,13 +29,13 @@ export function SideNav({ onNavigate }: SideNavProps) {
                 {({ isActive }) => (
                   <>
                     <ItemIcon
-                      className={isActive ? 'text-emerald-600' : 'text-slate-400 group-hover:text-slate-600'}
+                      className={isActive ? 'text-emerald-700' : 'text-slate-500 group-hover:text-slate-600'}
                     />
                     <span className="flex-1">{label}</span>
                     {badge !== undefined ? (
                       <span
                         className={`min-w-6 rounded-full px-2 py-0.5 text-center text-xs font-semibold ${
-                          isActive ? 'bg-emerald-600 text-white' : 'bg-slate-100 text-slate-600'
+                          isActive ? 'bg-emerald-700 text-white' : 'bg-slate-100 text-slate-600'
                         }`}
                       >
                         {badge.toLocaleString('en-US')}

@@ -55,7 +55,7 @@ export function BroadcastPreview({ content, loading, failed, contactName, mediaS
             {content.headerFormat &&
             content.headerFormat !== 'text' &&
             !(mediaSrc && (content.headerFormat === 'image' || content.headerFormat === 'video')) ? (
-              <div className="mb-2 flex h-28 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-400">
+              <div className="mb-2 flex h-28 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500">
                 {MEDIA_LABELS[content.headerFormat] ?? content.headerFormat}
               </div>
             ) : null}
@@ -65,7 +65,7 @@ export function BroadcastPreview({ content, loading, failed, contactName, mediaS
             {content.footer ? (
               <p className="mt-1 text-xs break-words text-slate-500">{content.footer}</p>
             ) : null}
-            <p className="mt-1 text-right text-[11px] text-slate-400">{TEMPLATE_UI_TEXT.previewTime}</p>
+            <p className="mt-1 text-right text-[11px] text-slate-500">{TEMPLATE_UI_TEXT.previewTime}</p>
           </div>
           {content.buttons.length > 0 ? (
             <div className="mt-1 max-w-[95%] space-y-1">

@@ -110,7 +110,7 @@ function BroadcastTableRow({
         <Link
           to={`/broadcast/${row.id}`}
           title="Delivery report"
-          className="hover:text-emerald-700 hover:underline"
+          className="hover:text-emerald-800 hover:underline"
         >
           {row.name}
         </Link>

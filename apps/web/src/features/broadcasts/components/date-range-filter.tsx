@@ -27,7 +27,7 @@ export function DateRangeFilter({ applied, onApply, onExport, exporting, timeZon
   const backwards = from !== '' && to !== '' && from > to;
   return (
     <div className="mb-6 flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-xs">
-      <CalendarIcon className="mb-2 text-slate-400" />
+      <CalendarIcon className="mb-2 text-slate-500" />
       <label className="text-sm text-slate-600">
         <span className="mb-1 block text-xs font-medium">From</span>
         <input

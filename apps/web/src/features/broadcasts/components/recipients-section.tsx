@@ -139,7 +139,7 @@ function TagFilter({ tags, tagIds, onTagIds, tagsFailed, error }: RecipientsSect
         <SearchIcon
           width={16}
           height={16}
-          className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
+          className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500"
         />
         <input
           type="search"

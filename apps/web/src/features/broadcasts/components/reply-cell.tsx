@@ -22,7 +22,7 @@ export const REPLY_KIND_LABELS: Record<InboundKind, string> = {
  * text, the emoji) or, without text, its kind; and when they sent it. '—' when they did not reply.
  */
 export function ReplyCell({ reply }: { reply: RecipientReply | null }) {
-  if (!reply) return <span className="text-slate-400">—</span>;
+  if (!reply) return <span className="text-slate-500">—</span>;
   const kind = REPLY_KIND_LABELS[reply.kind];
   return (
     <span className="block">

@@ -82,7 +82,7 @@ export function SelectedRecipientsSection({
           onChange={(event) => onPercentage(Number(event.target.value))}
           className="w-full accent-emerald-600"
         />
-        <div aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-400">
+        <div aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-500">
           <span>{BROADCAST_PERCENTAGE.min}%</span>
           <span>{BROADCAST_PERCENTAGE.max}%</span>
         </div>

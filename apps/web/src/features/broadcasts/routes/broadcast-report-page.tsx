@@ -55,7 +55,7 @@ function RecipientRow({ recipient }: { recipient: BroadcastRecipient }) {
   return (
     <tr className="hover:bg-slate-50">
       <td className="px-3 py-3 whitespace-nowrap text-slate-900">
-        {recipient.contact_name ?? <span className="text-slate-400 italic">Deleted contact</span>}
+        {recipient.contact_name ?? <span className="text-slate-500 italic">Deleted contact</span>}
       </td>
       <td className="px-3 py-3 whitespace-nowrap text-slate-700 tabular-nums">
         {displayNumber(recipient.whatsapp_number)}
@@ -152,7 +152,7 @@ export function BroadcastReportPage() {
       onClick={() => choose(value)}
       className={`rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset transition ${
         outcome === value && (value !== null || !replied)
-          ? 'bg-emerald-600 text-white ring-emerald-600'
+          ? 'bg-emerald-700 text-white ring-emerald-600'
           : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
       }`}
     >
@@ -204,7 +204,7 @@ export function BroadcastReportPage() {
           }}
           className={`rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset transition ${
             replied
-              ? 'bg-emerald-600 text-white ring-emerald-600'
+              ? 'bg-emerald-700 text-white ring-emerald-600'
               : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
           }`}
         >

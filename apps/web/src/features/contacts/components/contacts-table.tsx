@@ -37,7 +37,7 @@ function columns(
             type="button"
             title="Edit"
             onClick={() => onEdit(c)}
-            className="text-left font-medium text-slate-900 hover:text-emerald-700 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-600"
+            className="text-left font-medium text-slate-900 hover:text-emerald-800 hover:underline focus-visible:outline-2 focus-visible:outline-emerald-600"
           >
             {c.recipient_name}
           </button>
@@ -119,7 +119,7 @@ type ContactsTableProps = {
   onDelete: (contact: Contact) => void;
 };
 
-const checkboxClass = 'h-4 w-4 rounded border-slate-300 text-emerald-600 focus:ring-emerald-500';
+const checkboxClass = 'h-4 w-4 rounded border-slate-300 text-emerald-700 focus:ring-emerald-500';
 
 export function ContactsTable({
   contacts,
@@ -192,7 +192,7 @@ export function ContactsTable({
               type="button"
               aria-label={`Edit ${contact.recipient_name}`}
               title="Edit"
-              className={`${iconButtonClass} hover:text-emerald-700`}
+              className={`${iconButtonClass} hover:text-emerald-800`}
               onClick={() => onEdit(contact)}
             >
               <PencilIcon width={18} height={18} />

@@ -145,7 +145,7 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
               className="h-2 overflow-hidden rounded-full bg-slate-100"
             >
               <div
-                className="h-full rounded-full bg-emerald-600 transition-[width]"
+                className="h-full rounded-full bg-emerald-700 transition-[width]"
                 style={{ width: `${percent}%` }}
               />
             </div>

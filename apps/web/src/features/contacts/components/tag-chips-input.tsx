@@ -77,7 +77,7 @@ export function TagChipsInput({ value, onChange, suggestions, error }: TagChipsI
           aria-describedby={error ? `${id}-error` : undefined}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={handleKey}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
         />
         <button
           type="button"

@@ -14,8 +14,8 @@ const iconClass = 'rounded-full p-1 focus-visible:outline-2 focus-visible:outlin
 // On the pressed (green) chip the icons stay readable.
 const iconColours = (active: boolean) =>
   active
-    ? 'text-emerald-50 hover:bg-emerald-700 hover:text-white'
-    : 'text-slate-400 hover:bg-slate-100 hover:text-slate-700';
+    ? 'text-emerald-50 hover:bg-emerald-800 hover:text-white'
+    : 'text-slate-500 hover:bg-slate-100 hover:text-slate-700';
 
 /**
  * The account's tags with how many contacts carry each (spec §3 Tag), e.g. 'VIP · 12'. Pressing a tag
@@ -35,7 +35,7 @@ export function TagCounts({ tags, activeIds, onToggle, onRename, onDelete }: Tag
               key={tag.id}
               className={`inline-flex items-center rounded-full text-xs font-medium ring-1 ${
                 active
-                  ? 'bg-emerald-600 text-white ring-emerald-600'
+                  ? 'bg-emerald-700 text-white ring-emerald-600'
                   : 'bg-white text-slate-700 ring-slate-200'
               }`}
             >

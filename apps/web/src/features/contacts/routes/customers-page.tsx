@@ -134,7 +134,7 @@ export function CustomersPage() {
           <SearchIcon
             width={18}
             height={18}
-            className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400"
+            className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500"
           />
           <input
             type="search"
@@ -145,7 +145,7 @@ export function CustomersPage() {
               setSearchText(event.target.value);
               applySearch(event.target.value);
             }}
-            className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+            className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
           />
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
@@ -157,7 +157,7 @@ export function CustomersPage() {
                 setOptedOut(event.target.checked);
                 showPage(1);
               }}
-              className="h-4 w-4 rounded border-slate-300 text-emerald-600 focus:ring-emerald-500"
+              className="h-4 w-4 rounded border-slate-300 text-emerald-700 focus:ring-emerald-500"
             />
             Opted out only
           </label>

@@ -31,7 +31,7 @@ export function MetricCard({ card }: { card: DashboardCard }) {
         <p
           data-testid="metric-change"
           className={`mt-1 text-xs font-medium ${
-            change === 0 ? 'text-slate-500' : good ? 'text-emerald-600' : 'text-red-600'
+            change === 0 ? 'text-slate-500' : good ? 'text-emerald-700' : 'text-red-600'
           }`}
         >
           <span aria-hidden="true">{change > 0 ? '▲ ' : change < 0 ? '▼ ' : ''}</span>
@@ -39,7 +39,7 @@ export function MetricCard({ card }: { card: DashboardCard }) {
           {formatPercent(Math.abs(change))} vs last period
         </p>
       ) : null}
-      <p id={`${id}-definition`} className="mt-2 text-xs leading-snug text-slate-400">
+      <p id={`${id}-definition`} className="mt-2 text-xs leading-snug text-slate-500">
         {card.definition}
       </p>
     </li>

@@ -46,7 +46,7 @@ export function RecentActivity({ rows }: { rows: DashboardActivity[] }) {
               {rows.map((row, index) => (
                 <tr key={`${index}-${row.link}`}>
                   <td className="px-5 py-3 font-medium text-slate-800">
-                    <Link to={row.link} className="hover:text-emerald-700 hover:underline">
+                    <Link to={row.link} className="hover:text-emerald-800 hover:underline">
                       {row.title}
                     </Link>
                   </td>

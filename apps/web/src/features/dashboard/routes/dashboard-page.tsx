@@ -78,7 +78,7 @@ export function DashboardPage() {
                 onChange={(event) => setRange((r) => ({ ...r, from: event.target.value }))}
                 className={inputClass}
               />
-              <span aria-hidden="true" className="text-slate-400">
+              <span aria-hidden="true" className="text-slate-500">
                 –
               </span>
               <label className="sr-only" htmlFor="dashboard-to">

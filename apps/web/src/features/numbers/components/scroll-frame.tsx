@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useHorizontalOverflow } from '../../../lib/use-horizontal-overflow';
 
 export const SCROLL_HINT = 'Scroll sideways to see every column';
 
@@ -10,31 +10,7 @@ export const SCROLL_HINT = 'Scroll sideways to see every column';
  * the last column is reached. Measured from the real layout, so it appears only when the columns do not fit.
  */
 export function ScrollFrame({ children, label }: { children: ReactNode; label: string }) {
-  const frame = useRef<HTMLDivElement>(null);
-  const [overflows, setOverflows] = useState(false);
-  const [atEnd, setAtEnd] = useState(true);
-
-  useEffect(() => {
-    const element = frame.current;
-    if (!element) return;
-    const measure = () => {
-      const hidden = element.scrollWidth - element.clientWidth;
-      setOverflows(hidden > 1);
-      // A pixel of rounding is not a hidden column.
-      setAtEnd(element.scrollLeft >= hidden - 1);
-    };
-    measure();
-    element.addEventListener('scroll', measure, { passive: true });
-    window.addEventListener('resize', measure);
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-    observer?.observe(element);
-    if (element.firstElementChild) observer?.observe(element.firstElementChild);
-    return () => {
-      element.removeEventListener('scroll', measure);
-      window.removeEventListener('resize', measure);
-      observer?.disconnect();
-    };
-  }, []);
+  const { ref: frame, overflows, atEnd } = useHorizontalOverflow<HTMLDivElement>();
 
   return (
     <div>

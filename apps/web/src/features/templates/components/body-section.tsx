@@ -104,7 +104,7 @@ export function BodySection({ state, onChange, errorFor, columns, notice, onNoti
               </span>
             ) : null}
           </div>
-          <span className="text-xs text-slate-400 tabular-nums">
+          <span className="text-xs text-slate-500 tabular-nums">
             {state.bodyText.length}/{TEMPLATE_LIMITS.bodyMaxLength}
           </span>
         </div>
@@ -164,7 +164,7 @@ type VariableRowProps = {
 
 const toggleClass = (active: boolean) =>
   `px-2.5 py-1 text-xs font-semibold transition focus-visible:outline-2 focus-visible:outline-emerald-600 ${
-    active ? 'bg-emerald-600 text-white' : 'bg-white text-slate-600 hover:bg-slate-50'
+    active ? 'bg-emerald-700 text-white' : 'bg-white text-slate-600 hover:bg-slate-50'
   }`;
 
 /** One row of 'Variable Configuration': a value or a customer column, the Static/Dynamic toggle, delete. */

@@ -1,6 +1,6 @@
 /** The template form's text inputs, selects and textareas; red when the field has an error. */
 export function fieldClass(invalid = false): string {
-  return `block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:ring-2 focus:outline-none disabled:bg-slate-50 disabled:text-slate-500 ${
+  return `block w-full rounded-lg border bg-white px-3 py-2 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:ring-2 focus:outline-none disabled:bg-slate-50 disabled:text-slate-500 ${
     invalid
       ? 'border-red-400 focus:border-red-500 focus:ring-red-500/20'
       : 'border-slate-300 focus:border-emerald-500 focus:ring-emerald-500/20'

@@ -19,7 +19,7 @@ export function FooterSection({ footerText, error, onChange }: FooterSectionProp
           <label htmlFor={id} className="text-sm font-medium text-slate-700">
             Footer Text
           </label>
-          <span className="text-xs text-slate-400 tabular-nums">
+          <span className="text-xs text-slate-500 tabular-nums">
             {footerText.length}/{TEMPLATE_LIMITS.footerMaxLength}
           </span>
         </div>

@@ -165,7 +165,7 @@ function TextHeader({ state, onChange, errorFor, columns }: TextHeaderProps) {
           <label htmlFor={`${id}-text`} className="text-sm font-medium text-slate-700">
             Header Text
           </label>
-          <span className="text-xs text-slate-400 tabular-nums">
+          <span className="text-xs text-slate-500 tabular-nums">
             {state.headerText.length}/{TEMPLATE_LIMITS.headerTextMaxLength}
           </span>
         </div>

@@ -40,7 +40,7 @@ export function MediaUpload({ hint, file, hasStoredMedia, error, onFile }: Media
               : 'border-slate-300 bg-slate-50 hover:bg-slate-100'
         }`}
       >
-        <UploadIcon width={24} height={24} className="text-slate-400" />
+        <UploadIcon width={24} height={24} className="text-slate-500" />
         <span className="text-sm font-medium text-emerald-700">{TEMPLATE_UI_TEXT.uploadArea}</span>
         <span id={`${id}-hint`} className="text-xs text-slate-500">
           {hint}

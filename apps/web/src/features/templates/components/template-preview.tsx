@@ -76,14 +76,14 @@ export function TemplatePreview({ state, mediaSrc }: TemplatePreviewProps) {
           </div>
         ) : null}
         <p className="break-words whitespace-pre-wrap" data-testid="preview-body">
-          {body || <span className="text-slate-400">Your message body appears here.</span>}
+          {body || <span className="text-slate-500">Your message body appears here.</span>}
         </p>
         {state.footerText ? (
           <p className="mt-1 text-xs break-words text-slate-500" data-testid="preview-footer">
             {state.footerText}
           </p>
         ) : null}
-        <p className="mt-1 text-right text-[11px] text-slate-400">{TEMPLATE_UI_TEXT.previewTime}</p>
+        <p className="mt-1 text-right text-[11px] text-slate-500">{TEMPLATE_UI_TEXT.previewTime}</p>
       </div>
       {state.buttons.length > 0 ? (
         <div className="mt-1 max-w-[95%] space-y-1">
@@ -103,7 +103,7 @@ export function TemplatePreview({ state, mediaSrc }: TemplatePreviewProps) {
 
 function MediaPlaceholder({ label }: { label: string }) {
   return (
-    <div className="mb-2 flex h-32 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-400">
+    <div className="mb-2 flex h-32 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500">
       {label}
     </div>
   );

@@ -18,7 +18,7 @@ export function TemplateStatusBadge({ status, onSubmit, submitting }: TemplateSt
           type="button"
           disabled={submitting}
           onClick={onSubmit}
-          className="rounded-md bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white hover:bg-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 disabled:opacity-60"
+          className="rounded-md bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 disabled:opacity-60"
         >
           {submitting ? 'Submitting...' : 'Submit'}
         </button>

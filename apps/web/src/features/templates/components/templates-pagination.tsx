@@ -33,7 +33,7 @@ export function TemplatesPagination({
           <span
             aria-current="page"
             aria-label={`Page ${page}`}
-            className="min-w-9 rounded-lg bg-emerald-600 px-3 py-2 text-center font-semibold text-white"
+            className="min-w-9 rounded-lg bg-emerald-700 px-3 py-2 text-center font-semibold text-white"
           >
             {page}
           </span>

@@ -39,7 +39,7 @@ const COLUMNS: readonly Column[] = [
     cell: (item) => (
       <Link
         to={`/templates/${item.id}`}
-        className="font-medium text-slate-900 hover:text-emerald-700 hover:underline"
+        className="font-medium text-slate-900 hover:text-emerald-800 hover:underline"
       >
         {item.template_name}
       </Link>
@@ -76,7 +76,7 @@ const COLUMNS: readonly Column[] = [
           to={`/templates/${item.id}`}
           aria-label={`Edit ${item.template_name}`}
           title="Edit"
-          className={`${iconButtonClass} hover:text-emerald-700`}
+          className={`${iconButtonClass} hover:text-emerald-800`}
         >
           <PencilIcon width={18} height={18} />
         </Link>
