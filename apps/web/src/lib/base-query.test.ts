@@ -115,7 +115,7 @@ describe('base query (spec §4 request retry, §6 headers)', () => {
     expect(store.getState().auth.accessToken).toBeNull();
   });
 
-  it('when the refresh fails, logs it and returns the original error, keeping the session', async () => {
+  it('when the server refuses the refresh (401: the session was ended elsewhere), logs it, returns the original error and signs out', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     const fetch = stubFetch((request) =>
       pathOf(request) === REFRESH_PATH
@@ -128,8 +128,24 @@ describe('base query (spec §4 request retry, §6 headers)', () => {
 
     expect(result.error).toEqual({ status: 401, data: { detail: 'Original problem' } });
     expect(consoleError).toHaveBeenCalledWith('Token refresh failed', expect.any(Error));
-    expect(store.getState().auth).toEqual({ accessToken: 'old-access', refreshToken: liveRefresh });
+    expect(store.getState().auth).toEqual({ accessToken: null, refreshToken: null });
     expect(fetch.requests().map(pathOf)).toEqual(['/meta/phone/whatsapp/', REFRESH_PATH]);
+  });
+
+  it('when the refresh fails on the server (5xx), logs it and returns the original error, keeping the session', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubFetch((request) =>
+      pathOf(request) === REFRESH_PATH
+        ? json({ detail: 'Service unavailable' }, 503)
+        : json({ detail: 'Original problem' }, 401),
+    );
+    const store = makeStore(signedInWith(liveRefresh));
+
+    const result = await query(store);
+
+    expect(result.error).toEqual({ status: 401, data: { detail: 'Original problem' } });
+    expect(consoleError).toHaveBeenCalledWith('Token refresh failed', expect.any(Error));
+    expect(store.getState().auth).toEqual({ accessToken: 'old-access', refreshToken: liveRefresh });
   });
 
   it('returns the original error when the refresh cannot reach the server', async () => {

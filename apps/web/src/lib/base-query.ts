@@ -51,7 +51,8 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
-type RefreshOutcome = { ok: true } | { ok: false };
+/** `refused`: the server answered 401, so the session is over (revoked, e.g. a password changed elsewhere). */
+type RefreshOutcome = { ok: true } | { ok: false; refused: boolean };
 
 /**
  * The refresh in flight, shared by every request that got a 401 meanwhile: refresh tokens rotate, and
@@ -69,7 +70,10 @@ async function refreshTokens(
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ refresh: refreshToken }),
     });
-    if (!response.ok) throw new Error(`Token refresh failed with status ${response.status}`);
+    if (!response.ok) {
+      console.error('Token refresh failed', new Error(`Token refresh failed with status ${response.status}`));
+      return { ok: false, refused: response.status === 401 };
+    }
     const body = (await response.json()) as Partial<RefreshResponse>;
     if (typeof body.access !== 'string' || typeof body.refresh !== 'string') {
       throw new Error('Token refresh answered without tokens');
@@ -78,7 +82,7 @@ async function refreshTokens(
     return { ok: true };
   } catch (error) {
     console.error('Token refresh failed', error);
-    return { ok: false };
+    return { ok: false, refused: false };
   }
 }
 
@@ -108,6 +112,16 @@ export async function recoverFromUnauthorized(api: SessionApi, sentWith: string 
   }
 
   const outcome = await sharedRefresh(auth.refreshToken, api.dispatch);
+  // A refresh the server refuses is a session that ended (issue 17: a password change signs out every other
+  // session): sign out as for an expired one. A server that cannot be reached or fails keeps the session.
+  if (
+    !outcome.ok &&
+    outcome.refused &&
+    (api.getState() as SessionState).auth.refreshToken === auth.refreshToken
+  ) {
+    api.dispatch(logout());
+    api.dispatch(clearWabaAccounts());
+  }
   return outcome.ok;
 }
 

@@ -81,7 +81,7 @@ describe('AccountSettingsPanel', () => {
 
     const status = await screen.findByRole('status');
     expect(status.textContent).toBe(`${ACCOUNT_SAVED} You sign in as new@acme.test.`);
-    expect(success).toHaveBeenCalledWith('Account Settings saved');
+    expect(success).toHaveBeenCalledWith('Account Settings saved', { id: 'account-settings' });
     expect(await server.puts()[0]!.json()).toEqual({
       current_password: 'correct horse',
       email: 'new@acme.test',
@@ -114,7 +114,9 @@ describe('AccountSettingsPanel', () => {
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(`Account Settings were not saved: ${message}`);
-    expect(error).toHaveBeenCalledWith(`Account Settings were not saved: ${message}`);
+    expect(error).toHaveBeenCalledWith(`Account Settings were not saved: ${message}`, {
+      id: 'account-settings',
+    });
     expect(input('Current Password').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getAllByText(message).length).toBeGreaterThan(0);
   });

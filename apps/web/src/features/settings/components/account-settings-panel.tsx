@@ -19,6 +19,9 @@ type Fields = { current_password: string; email: string; new_password: string; c
 type Errors = Partial<Record<keyof Fields, string>>;
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 
+/** One toast for this form: a save replaces the outcome of the one before rather than stacking under it. */
+const TOAST_ID = 'account-settings';
+
 const EMPTY: Fields = { current_password: '', email: '', new_password: '', confirm_password: '' };
 
 /** The checks the server makes too (contracts' rules), so most mistakes are named before a request. */
@@ -69,12 +72,12 @@ export function AccountSettingsPanel() {
         ...(fields.new_password ? { new_password: fields.new_password } : {}),
       }).unwrap();
       setFields(EMPTY);
-      toast.success('Account Settings saved');
+      toast.success('Account Settings saved', { id: TOAST_ID });
       setOutcome({ tone: 'success', text: `${ACCOUNT_SAVED} You sign in as ${answer.email}.` });
     } catch (error) {
       setErrors(fieldErrors(error) as Errors);
       const text = `Account Settings were not saved: ${errorText(error)}`;
-      toast.error(text);
+      toast.error(text, { id: TOAST_ID });
       setOutcome({ tone: 'error', text });
     }
   }
