@@ -100,7 +100,7 @@ export function RecipientsSection(props: RecipientsSectionProps) {
             className={`flex-1 rounded-md px-3 py-2 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-emerald-600 ${
               mode === option.mode
                 ? 'bg-white text-slate-900 shadow-xs'
-                : 'text-slate-500 hover:text-slate-700'
+                : 'text-slate-600 hover:text-slate-800'
             }`}
           >
             {option.label}

@@ -137,6 +137,7 @@ export function MessageTypesChart({ categories }: { categories: DashboardRespons
     >
       <PieChart accessibilityLayer={false}>
         <Pie
+          rootTabIndex={-1}
           data={data}
           dataKey="value"
           nameKey="name"
