@@ -1,0 +1,298 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createPool } from '../apps/server/src/db/pool';
+import {
+  cpuSeconds,
+  type NodeProcess,
+  roundRobinProxy,
+  runMigrate,
+  startSandboxProcess,
+  startServe,
+  startWork,
+  stopProcess,
+} from './processes';
+
+// Issue 18 item 1: Herald scaled out on one Postgres. `herald migrate`, then API and worker processes of their
+// own, the sandbox Cloud API in its own process with status webhooks spread over the APIs by a round-robin
+// proxy, and one account with two numbers each sending one broadcast to every contact at the number's cap.
+// The scale-out integration test and bench/scale.bench.ts run it at different sizes and read its figures.
+
+export interface ScaleOptions {
+  /** A database on the machine's Postgres, empty or migrated: `herald migrate` runs first either way. */
+  databaseUrl: string;
+  recipientsPerNumber: number;
+  /** Each number's cap (the sandbox's bucket and Herald's HIGH level agree at 1,000). */
+  mps: number;
+  apis: number;
+  workers: number;
+  /** Gives up waiting for the broadcasts after this long. */
+  timeoutMs: number;
+}
+
+export interface NumberFigures {
+  phone_number_id: string;
+  broadcast_id: number;
+  status: string;
+  /** The sandbox's log of accepted sends: the ground truth for duplicates. */
+  accepted_in_sandbox: number;
+  unique_recipients: number;
+  duplicate_recipients: unknown[];
+  /** Message rows by state. */
+  states: Record<string, number>;
+  /** Rows requested more than once (a retry after 130429, 5xx or a network error). */
+  rows_attempted_twice: number;
+  send_seconds: number;
+  rate_mps: number;
+  share_of_cap: number;
+}
+
+export interface WorkerFigures {
+  pid: number;
+  /** Sends this worker settled as accepted, from its own /metrics. */
+  accepted: number;
+  /** 130429 answers this worker received (retried), from its own /metrics. */
+  answers_130429: number;
+  cpu_seconds: number;
+}
+
+export interface ScaleFigures {
+  numbers: NumberFigures[];
+  workers: WorkerFigures[];
+  /** Lease holders seen while sending (host:pid:nonce), per phone number row id. */
+  lease_holders: Record<string, string[]>;
+  /** Webhook requests the proxy handed to each API process. */
+  webhooks_per_api: number[];
+  /** From the first create to both broadcasts completed with every status applied. */
+  wall_seconds: number;
+}
+
+/** States a message never leaves (`sent` still waits for delivered; 131026 numbers, digits ending 0000, end not_on_whatsapp). */
+export const FINAL_STATES = ['delivered', 'read', 'failed', 'not_on_whatsapp', 'cancelled'];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `name{labels} value` lines of a Prometheus text answer whose name and labels contain every `parts`. */
+function metricSum(text: string, name: string, ...parts: string[]): number {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) && parts.every((part) => line.includes(part)))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigures> {
+  const { databaseUrl, recipientsPerNumber: recipients, mps } = options;
+  const processes: NodeProcess[] = [];
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'herald-scale-'));
+  const pool = createPool(databaseUrl, 4);
+  let proxy: Awaited<ReturnType<typeof roundRobinProxy>> | undefined;
+  try {
+    await runMigrate({ DATABASE_URL: databaseUrl });
+    const sandboxProcess = await startSandboxProcess(dataDir, {
+      SANDBOX_REVIEW_DELAY_MS: '50',
+      // No 24-hour limit in the way of 2 × N recipients: Herald reads the tier from the number at sign-up.
+      SANDBOX_DEFAULT_MESSAGING_LIMIT: 'TIER_UNLIMITED',
+    });
+    processes.push(sandboxProcess);
+    const sandboxUrl = sandboxProcess.url;
+    const sandbox = async (p: string, body?: object) => {
+      const response = await fetch(`${sandboxUrl}${p}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      if (response.status >= 300)
+        throw new Error(`sandbox ${p}: ${response.status} ${await response.text()}`);
+      return response.json();
+    };
+
+    const env = {
+      DATABASE_URL: databaseUrl,
+      GRAPH_API_BASE: sandboxUrl,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      WEB_DIST_DIR: '/nonexistent',
+    };
+    const started = await Promise.all([
+      ...Array.from({ length: options.apis }, () => startServe(env)),
+      ...Array.from({ length: options.workers }, () => startWork(env)),
+    ]);
+    processes.push(...started);
+    const apis = started.slice(0, options.apis);
+    const workers = started.slice(options.apis);
+    proxy = await roundRobinProxy(apis.map((api) => api.url));
+    await sandbox('/__sandbox/config', {
+      webhook_url: `${proxy.url}/webhooks/whatsapp`,
+      status_delays_ms: { sent: 100, delivered: 300 },
+      read_rate: 0,
+    });
+
+    // One business, its first number and a second one, both at HIGH throughput with the cap set explicitly.
+    const business = (await sandbox('/__sandbox/wabas', { business_name: 'Scale Co' })) as Record<
+      string,
+      string
+    >;
+    const second = (await sandbox(`/__sandbox/wabas/${business.waba_id}/phone-numbers`, {})) as {
+      id: string;
+    };
+    const numberIds = [business.phone_number_id!, second.id];
+    for (const id of numberIds)
+      await sandbox(`/__sandbox/phone-numbers/${id}`, { throughput_level: 'HIGH', mps });
+
+    const api = async (index: number, method: string, p: string, body?: object, headers = {}) => {
+      const response = await fetch(`${apis[index % apis.length]!.url}${p}`, {
+        method,
+        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      if (response.status >= 300) throw new Error(`${method} ${p}: ${response.status} ${text}`);
+      return JSON.parse(text);
+    };
+    // Signed up through one API process, signed in through the other: they share nothing but Postgres.
+    await api(0, 'POST', '/api/auth/facebook/callback/', {
+      code: business.code,
+      waba_id: business.waba_id,
+      phone_number_id: business.phone_number_id,
+      account_data: { waba_id: business.waba_id, phone_number_id: business.phone_number_id },
+      email: 'scale@herald.test',
+      password: 'scale out password',
+    });
+    const { accessToken } = await api(1, 'POST', '/api/auth/login/', {
+      username: 'scale@herald.test',
+      password: 'scale out password',
+    });
+    const headers = { authorization: `Bearer ${accessToken}`, 'x-waba-id': business.waba_id! };
+    await api(1, 'GET', '/meta/phone/whatsapp/', undefined, headers); // stores the second number
+    await pool.query(
+      `insert into contacts (waba_account_id, name, whatsapp_number)
+       select w.id, 'Person ' || i, '+1628' || lpad(i::text, 7, '0') from waba_accounts w, generate_series(1, $1) i`,
+      [recipients],
+    );
+    await pool.query('analyze contacts');
+    const template = await api(
+      0,
+      'POST',
+      '/meta/templates/',
+      {
+        name: 'scale_hello',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hi {{1}}.' }],
+        dynamic_variables: { body_variable: { '1': 'name' } },
+      },
+      headers,
+    );
+    // Approved by the sandbox's review webhook, which reaches an API through the proxy.
+    const approvedBy = Date.now() + 20_000;
+    while (
+      (await pool.query('select status from templates where id = $1', [template.id])).rows[0].status !==
+      'APPROVED'
+    ) {
+      if (Date.now() > approvedBy) throw new Error('the template was not approved within 20 s');
+      await sleep(50);
+    }
+
+    const cpuBefore = workers.map((worker) => cpuSeconds(worker.pid));
+    const startedAt = Date.now();
+    // Both broadcasts at once, one through each API process.
+    const broadcastIds = (
+      await Promise.all(
+        numberIds.map((phoneNumberId, i) =>
+          api(
+            i,
+            'POST',
+            '/broadcast/create/',
+            {
+              name: `Scale ${i + 1}`,
+              template_id: template.id,
+              phone_number_id: phoneNumberId,
+              recipients: { type: 'all', percentage: 100 },
+            },
+            headers,
+          ),
+        ),
+      )
+    ).map((created) => created.id as number);
+
+    const holders = new Map<string, Set<string>>();
+    const deadline = startedAt + options.timeoutMs;
+    for (;;) {
+      const { rows: leases } = await pool.query<{ phone_number_id: string; holder: string }>(
+        'select phone_number_id::text, holder from sender_leases',
+      );
+      for (const lease of leases) {
+        if (!holders.has(lease.phone_number_id)) holders.set(lease.phone_number_id, new Set());
+        holders.get(lease.phone_number_id)!.add(lease.holder);
+      }
+      const { rows } = await pool.query<{ done: boolean }>(
+        `select bool_and(b.status = 'completed'
+                 and not exists (select 1 from broadcast_messages m
+                                  where m.broadcast_id = b.id and m.state <> all($2::text[]))) as done
+           from broadcasts b where b.id = any($1::bigint[])`,
+        [broadcastIds, FINAL_STATES],
+      );
+      if (rows[0]!.done || Date.now() > deadline) break;
+      await sleep(100);
+    }
+    const wallSeconds = (Date.now() - startedAt) / 1000;
+    const cpuAfter = workers.map((worker) => cpuSeconds(worker.pid));
+
+    const numbers: NumberFigures[] = [];
+    for (const [i, broadcastId] of broadcastIds.entries()) {
+      const log = (await sandbox(`/__sandbox/messages?phone_number_id=${numberIds[i]}&limit=0`)) as {
+        total: number;
+        unique_recipients: number;
+        duplicate_recipients: unknown[];
+      };
+      const { rows: states } = await pool.query<{ state: string; n: number }>(
+        'select state, count(*)::int as n from broadcast_messages where broadcast_id = $1 group by state',
+        [broadcastId],
+      );
+      const { rows } = await pool.query(
+        `select b.status, count(*) filter (where m.attempts > 1)::int as twice,
+                extract(epoch from (max(m.accepted_at) - min(m.accepted_at)))::float8 as seconds, count(m.accepted_at)::int as accepted
+           from broadcasts b join broadcast_messages m on m.broadcast_id = b.id where b.id = $1 group by b.status`,
+        [broadcastId],
+      );
+      const row = rows[0]!;
+      const rate = row.accepted / Number(row.seconds);
+      numbers.push({
+        phone_number_id: numberIds[i]!,
+        broadcast_id: broadcastId,
+        status: row.status,
+        accepted_in_sandbox: log.total,
+        unique_recipients: log.unique_recipients,
+        duplicate_recipients: log.duplicate_recipients,
+        states: Object.fromEntries(states.map((s) => [s.state, s.n])),
+        rows_attempted_twice: row.twice,
+        send_seconds: Number(Number(row.seconds).toFixed(2)),
+        rate_mps: Math.round(rate),
+        share_of_cap: Number((rate / mps).toFixed(3)),
+      });
+    }
+    const workerFigures: WorkerFigures[] = [];
+    for (const [i, worker] of workers.entries()) {
+      const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+      workerFigures.push({
+        pid: worker.pid,
+        accepted: metricSum(metrics, 'herald_messages_sent_total', 'outcome="accepted"'),
+        answers_130429: metricSum(metrics, 'herald_messages_sent_total', 'code="130429"'),
+        cpu_seconds: Number((cpuAfter[i]! - cpuBefore[i]!).toFixed(2)),
+      });
+    }
+    return {
+      numbers,
+      workers: workerFigures,
+      lease_holders: Object.fromEntries([...holders].map(([id, set]) => [id, [...set]])),
+      webhooks_per_api: [...proxy.forwarded],
+      wall_seconds: Number(wallSeconds.toFixed(2)),
+    };
+  } finally {
+    await Promise.all(processes.map((proc) => stopProcess(proc)));
+    await proxy?.close();
+    await pool.end();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
