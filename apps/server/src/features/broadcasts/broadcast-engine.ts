@@ -10,7 +10,14 @@ import { toResult } from './send-result';
 export type { Claimed } from './sender-batch';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { LOCKED, settleMessages, type SendResult } from './message-settle';
-import { claimBatch, loadTemplates, renderClaimed, type Claimed, type SendContext } from './sender-batch';
+import {
+  addressee,
+  claimBatch,
+  loadTemplates,
+  renderClaimed,
+  type Claimed,
+  type SendContext,
+} from './sender-batch';
 import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
 import { SendGate, type BatchGate } from './send-gate';
@@ -299,7 +306,7 @@ export class BroadcastEngine {
         const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
           messaging_product: 'whatsapp',
           recipient_type: 'individual',
-          to: message.whatsapp_number.replace(/^\+/, ''),
+          ...addressee(message.whatsapp_number),
           type: 'template',
           biz_opaque_callback_data: String(message.id),
           template,

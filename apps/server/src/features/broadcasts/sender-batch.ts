@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool';
+import { isBsuidAddress } from '../contacts/bsuid-contacts';
 import type { MessageSender } from './message-sender';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 
@@ -28,6 +29,20 @@ export interface SendContext {
   /** Herald's template_media id → the media id uploaded to this number, for this sender run. */
   media: Map<number, string>;
   mps: number;
+  /** Broadcasts of an authentication template, which Meta refuses to send to a BSUID (decision 050). */
+  authentication?: Set<number>;
+}
+
+/** Refused per recipient rather than sent for Meta to refuse: an authentication template cannot go to a BSUID. */
+export const AUTHENTICATION_TO_BSUID =
+  'Authentication templates cannot be sent to a customer known only by username';
+
+/**
+ * Where a send goes: `to` with a number, or `recipient` with the BSUID of a customer known only by it (Meta drops
+ * a BSUID given as `to`; with both, `to` wins, so never both).
+ */
+export function addressee(address: string): { to: string } | { recipient: string } {
+  return isBsuidAddress(address) ? { recipient: address } : { to: address.replace(/^\+/, '') };
 }
 
 /**
@@ -76,13 +91,16 @@ export async function loadTemplates(
     static_variables: unknown;
     dynamic_variables: unknown;
     media_id: number | null;
+    category: string | null;
   }>(
     `select b.id::int as broadcast_id, b.template_name as name, b.template_language as language, t.components,
-            t.static_variables, t.dynamic_variables, t.media_id::int
+            t.static_variables, t.dynamic_variables, t.media_id::int, t.category
        from broadcasts b left join templates t on t.id = b.template_id where b.id = any($1::bigint[])`,
     [missing],
   );
   for (const row of rows) {
+    if (row.category?.toUpperCase() === 'AUTHENTICATION')
+      (context.authentication ??= new Set()).add(row.broadcast_id);
     context.templates.set(row.broadcast_id, {
       name: row.name,
       language: row.language,
@@ -120,6 +138,8 @@ async function uploadedMedia(
 export function renderClaimed(context: SendContext, message: Claimed) {
   const template = context.templates.get(message.broadcast_id);
   if (!template?.components.length) return { ok: false as const, reason: 'The template no longer exists' };
+  if (context.authentication?.has(message.broadcast_id) && isBsuidAddress(message.whatsapp_number))
+    return { ok: false as const, reason: AUTHENTICATION_TO_BSUID };
   const rendered = renderMessage(template, message.contact ?? {});
   if (!rendered.ok) return rendered;
   return {

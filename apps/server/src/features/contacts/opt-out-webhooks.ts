@@ -1,5 +1,15 @@
+import type { PoolClient } from 'pg';
 import type { InboundMessage, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookHandler } from '../webhooks/webhook-processor';
+import {
+  applyUserIdChanges,
+  e164,
+  isBsuid,
+  peopleOf,
+  recordPeople,
+  userIdChangesOf,
+  type WebhookPerson,
+} from './bsuid-contacts';
 
 /** Replies that stop marketing messages, and the ones that start them again (trimmed, any case). */
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop promotions']);
@@ -12,40 +22,101 @@ function wordsOf(message: InboundMessage): string[] {
   return words.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase());
 }
 
+/** Who sent a message: its number and/or BSUID, with the username and name the change's `contacts[]` gives. */
+function senderOf(message: InboundMessage, people: WebhookPerson[]): WebhookPerson | null {
+  const number = e164(message.from);
+  const bsuid = isBsuid(message.from_user_id) ? message.from_user_id : null;
+  if (number === null && bsuid === null) return null;
+  const profile = people.find(
+    (p) =>
+      (p.name !== null || p.username !== null) &&
+      ((bsuid !== null && p.bsuid === bsuid) || (number !== null && p.number === number)),
+  );
+  return { number, bsuid, username: profile?.username ?? null, name: profile?.name ?? null };
+}
+
 /**
  * Opt-outs from the `messages` webhook: a person who replies STOP (typed, or a quick-reply button) or whose
- * message fails with 131050 is opted out of this account's broadcasts; replying START opts them back in.
- * Broadcast audiences leave opted-out contacts out (audience-sql.ts). Only the account the entry names is touched.
+ * message fails with 131050 is opted out of this account's broadcasts; replying START opts them back in. The
+ * person is found by number or by BSUID (decision 050); a person known only by BSUID whom Herald has no contact
+ * for becomes a contact, opted out, so later broadcasts leave them out too. Before that, what the change tells
+ * of known contacts is kept (their BSUID, username, a changed BSUID). Only the account the entry names is touched.
  */
 export const applyOptOuts: WebhookHandler = async (client, change) => {
   const value = change.value as MessagesValue | undefined;
-  const stop = new Set<string>();
-  const start = new Set<string>();
+  const people = peopleOf(value);
+  await recordPeople(client, change.wabaId, people);
+  await applyUserIdChanges(client, change.wabaId, userIdChangesOf(value));
+  const stop = new Map<string, WebhookPerson>();
+  const start = new Map<string, WebhookPerson>();
+  const key = (p: WebhookPerson) => p.bsuid ?? p.number!;
   for (const message of value?.messages ?? []) {
-    if (typeof message.from !== 'string') continue;
+    const person = senderOf(message, people);
+    if (person === null) continue;
     const words = wordsOf(message);
-    if (words.some((w) => STOP_WORDS.has(w))) stop.add(message.from);
-    else if (words.some((w) => START_WORDS.has(w))) start.add(message.from);
+    if (words.some((w) => STOP_WORDS.has(w))) stop.set(key(person), person);
+    else if (words.some((w) => START_WORDS.has(w))) start.set(key(person), person);
   }
   for (const status of value?.statuses ?? []) {
+    const number = e164(status.recipient_id);
+    const bsuid = isBsuid(status.recipient_user_id) ? status.recipient_user_id : null;
     if (
       status.status === 'failed' &&
-      typeof status.recipient_id === 'string' &&
+      (number !== null || bsuid !== null) &&
       status.errors?.some((e) => e.code === STOPPED_MARKETING)
     ) {
-      stop.add(status.recipient_id);
+      const person = { number, bsuid, username: null, name: null };
+      stop.set(key(person), person);
     }
   }
-  for (const number of start) stop.delete(number);
-  const update = (optedOut: boolean, numbers: Set<string>) =>
-    client.query(
-      `update contacts c set opted_out_at = ${optedOut ? 'coalesce(c.opted_out_at, now())' : 'null'}, updated_at = now()
-         from waba_accounts w
-        where w.waba_id = $1 and c.waba_account_id = w.id
-          and c.whatsapp_number = any(select '+' || ltrim(n, '+') from unnest($2::text[]) n)
-          and (c.opted_out_at is null) = $3`,
-      [change.wabaId, [...numbers], optedOut],
-    );
-  if (stop.size > 0) await update(true, stop);
-  if (start.size > 0) await update(false, start);
+  for (const k of start.keys()) stop.delete(k);
+  if (stop.size > 0) await setOptedOut(client, change.wabaId, true, [...stop.values()]);
+  if (start.size > 0) await setOptedOut(client, change.wabaId, false, [...start.values()]);
+  if (stop.size > 0) await addStoppedStrangers(client, change.wabaId, [...stop.values()]);
 };
+
+const personParams = (people: WebhookPerson[]) => [
+  people.map((p) => p.number),
+  people.map((p) => p.bsuid),
+  people.map((p) => p.username),
+  people.map((p) => p.name),
+];
+
+/** Opts the contacts these people are (by number, by BSUID, or by a BSUID kept as the address) in or out. */
+function setOptedOut(client: PoolClient, wabaId: string, optedOut: boolean, people: WebhookPerson[]) {
+  return client.query(
+    `with x as (select * from unnest($2::text[], $3::text[]) as x(number, bsuid))
+     update contacts c set opted_out_at = ${optedOut ? 'coalesce(c.opted_out_at, now())' : 'null'}, updated_at = now()
+       from waba_accounts w
+      where w.waba_id = $1 and c.waba_account_id = w.id and (c.opted_out_at is null) = $4
+        and exists (select 1 from x where c.whatsapp_number = x.number or c.bsuid = x.bsuid
+                                      or c.whatsapp_number = x.bsuid)`,
+    [wabaId, ...personParams(people).slice(0, 2), optedOut],
+  );
+}
+
+/**
+ * A person known only by BSUID who stops and is no contact yet becomes one, opted out: otherwise nothing would
+ * remember the STOP, and an audience that later reaches them (an import of their number cannot: it has none)
+ * or a contact created from a later webhook would message them again. Named by profile name, else username.
+ */
+async function addStoppedStrangers(client: PoolClient, wabaId: string, people: WebhookPerson[]) {
+  const strangers = people.filter((p) => p.number === null && p.bsuid !== null);
+  if (strangers.length === 0) return;
+  await client.query(
+    `with x as (select * from unnest($2::text[], $3::text[], $4::text[], $5::text[]) as x(number, bsuid, username, name)),
+     w as (select id from waba_accounts where waba_id = $1),
+     added as (
+       insert into contacts (waba_account_id, name, whatsapp_number, bsuid, username, opted_out_at)
+       select w.id, coalesce(x.name, x.username, x.bsuid), x.bsuid, x.bsuid, x.username, now()
+         from x cross join w
+        where not exists (select 1 from contacts c where c.waba_account_id = w.id
+                            and (c.bsuid = x.bsuid or c.whatsapp_number = x.bsuid))
+       on conflict do nothing
+       returning waba_account_id)
+     insert into contact_counts (waba_account_id, total)
+     select waba_account_id, count(*) from added group by waba_account_id
+     on conflict (waba_account_id) do update set total = contact_counts.total + excluded.total`,
+    [wabaId, ...personParams(strangers)],
+  );
+}

@@ -2,10 +2,13 @@ import { INBOUND_KINDS, type InboundKind, PRESS_KINDS } from '@herald/contracts'
 import type { PoolClient } from 'pg';
 import type { WebhookHandler } from '../webhooks/webhook-processor';
 import { broadcastWrites } from '../broadcasts/message-status-webhooks';
+import { e164, isBsuid } from '../contacts/bsuid-contacts';
 
 /** An inbound message as Meta writes it (facts §5): only the fields Herald reads, any of them possibly absent. */
 interface RawInbound {
   from?: unknown;
+  /** The sender's BSUID: since 2026 the only sender id when WhatsApp hides their number (decision 050). */
+  from_user_id?: unknown;
   id?: unknown;
   timestamp?: unknown;
   type?: unknown;
@@ -24,6 +27,7 @@ interface RawInbound {
 export interface NewInbound {
   id: number;
   accountId: number;
+  /** The address broadcasts reach the sender at: their contact's (number, or BSUID for a username-only one). */
   number: string;
   sentAt: Date;
   /** The wamid it answers: context.id, or the message a reaction is on. */
@@ -71,13 +75,17 @@ function sentAt(raw: unknown): Date {
 
 /**
  * `messages` webhooks: stores every inbound message of the account the entry names, once per wamid (Meta
- * delivers at least once), with the contact when Herald knows the number (no contact is created otherwise).
+ * delivers at least once), with the contact when Herald knows the sender by number or by BSUID (no contact is
+ * created otherwise). `from_number` is the number, or the BSUID when WhatsApp hides the number.
  * Linking it to the broadcast message it answers happens at the batch's end, under the broadcasts' lock order
  * (message-status-webhooks.ts), after the batch's statuses. STOP/START stay with opt-out-webhooks.ts.
  */
 export const storeInboundMessages: WebhookHandler = async (client, change, batch) => {
   const messages = ((change.value as { messages?: RawInbound[] } | undefined)?.messages ?? []).filter(
-    (m) => typeof m?.from === 'string' && /^\d{1,20}$/.test(m.from) && str(m.id) !== null,
+    (m) =>
+      ((typeof m?.from === 'string' && /^\d{1,20}$/.test(m.from)) || isBsuid(m?.from_user_id)) &&
+      str(m.id) !== null &&
+      m.type !== 'system',
   );
   if (messages.length === 0) return;
   const parsed = messages.map((m) => ({ m, ...readInbound(m) }));
@@ -87,23 +95,32 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
     from_number: string;
     sent_at: Date;
     wamid: string;
+    address: string;
   }>(
-    `with x as (select * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-                             as x(wamid, number, kind, body, sent_at))
-     insert into inbound_messages (waba_account_id, wamid, from_number, contact_id, kind, body, sent_at)
-     select w.id, x.wamid, x.number,
-            (select c.id from contacts c where c.waba_account_id = w.id and c.whatsapp_number = x.number),
-            x.kind, x.body, x.sent_at
-       from x cross join waba_accounts w where w.waba_id = $1
-     on conflict (waba_account_id, wamid) do nothing
-     returning id::int, waba_account_id::int, from_number, sent_at, wamid`,
+    `with x as (select * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
+                             as x(wamid, number, kind, body, sent_at, bsuid)),
+     found as (
+       select x.*, w.id as account,
+              (select c.id from contacts c where c.waba_account_id = w.id
+                  and (c.whatsapp_number = x.number or c.bsuid = x.bsuid or c.whatsapp_number = x.bsuid)
+                order by c.whatsapp_number = x.number desc, c.id limit 1) as contact_id
+         from x cross join waba_accounts w where w.waba_id = $1),
+     added as (
+       insert into inbound_messages (waba_account_id, wamid, from_number, contact_id, kind, body, sent_at)
+       select account, wamid, coalesce(number, bsuid), contact_id, kind, body, sent_at from found
+       on conflict (waba_account_id, wamid) do nothing
+       returning id, waba_account_id, from_number, sent_at, wamid, contact_id)
+     select a.id::int, a.waba_account_id::int, a.from_number, a.sent_at, a.wamid,
+            coalesce(c.whatsapp_number, a.from_number) as address
+       from added a left join contacts c on c.id = a.contact_id`,
     [
       change.wabaId,
       parsed.map((p) => p.m.id as string),
-      parsed.map((p) => `+${p.m.from as string}`),
+      parsed.map((p) => e164(p.m.from)),
       parsed.map((p) => p.kind),
       parsed.map((p) => p.body),
       parsed.map((p) => sentAt(p.m.timestamp)),
+      parsed.map((p) => (isBsuid(p.m.from_user_id) ? p.m.from_user_id : null)),
     ],
   );
   if (rows.length === 0) return;
@@ -115,7 +132,7 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
     pending.push({
       id: row.id,
       accountId: row.waba_account_id,
-      number: row.from_number,
+      number: row.address,
       sentAt: row.sent_at,
       contextWamid: str(p.m.context?.id) ?? (p.kind === 'reaction' ? str(p.m.reaction?.message_id) : null),
       press: PRESS_KINDS.includes(p.kind),

@@ -1,0 +1,138 @@
+import type { PoolClient } from 'pg';
+
+/**
+ * A business-scoped user id as Meta writes it: two letters of country, a dot, then up to 128 letters and digits
+ * (a parent BSUID has `ENT.` after the country). Anything else is not taken for one.
+ */
+const BSUID = /^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/;
+
+export const isBsuid = (value: unknown): value is string => typeof value === 'string' && BSUID.test(value);
+
+/** Whether a contact's address (its `whatsapp_number`) is a BSUID, i.e. the contact has no visible number. */
+export const isBsuidAddress = (address: string): boolean => BSUID.test(address);
+
+/** A phone number from a webhook (digits, maybe with '+') as Herald stores it, else null. */
+export const e164 = (value: unknown): string | null =>
+  typeof value === 'string' && /^\+?\d{1,20}$/.test(value) ? `+${value.replace(/^\+/, '')}` : null;
+
+/** One person a webhook names: their number when WhatsApp shows it, their BSUID, their username and name. */
+export interface WebhookPerson {
+  number: string | null;
+  bsuid: string | null;
+  username: string | null;
+  name: string | null;
+}
+
+interface RawValue {
+  contacts?: Array<{ wa_id?: unknown; user_id?: unknown; profile?: { name?: unknown; username?: unknown } }>;
+  messages?: Array<{ from?: unknown; from_user_id?: unknown }>;
+  statuses?: Array<{ recipient_id?: unknown; recipient_user_id?: unknown }>;
+}
+
+const text = (v: unknown) => (typeof v === 'string' && v.trim().length > 0 ? v.trim() : null);
+
+/**
+ * Everyone a `messages` change names, with what it says of each: `contacts[]` (wa_id, user_id, profile), an
+ * inbound message's `from` / `from_user_id` and a status's `recipient_id` / `recipient_user_id` (decision 050).
+ */
+export function peopleOf(value: unknown): WebhookPerson[] {
+  const v = (value ?? {}) as RawValue;
+  const people: WebhookPerson[] = [];
+  for (const c of Array.isArray(v.contacts) ? v.contacts : []) {
+    people.push({
+      number: e164(c?.wa_id),
+      bsuid: isBsuid(c?.user_id) ? c.user_id : null,
+      username: text(c?.profile?.username),
+      name: text(c?.profile?.name),
+    });
+  }
+  for (const m of Array.isArray(v.messages) ? v.messages : []) {
+    people.push({
+      number: e164(m?.from),
+      bsuid: isBsuid(m?.from_user_id) ? m.from_user_id : null,
+      username: null,
+      name: null,
+    });
+  }
+  for (const s of Array.isArray(v.statuses) ? v.statuses : []) {
+    people.push({
+      number: e164(s?.recipient_id),
+      bsuid: isBsuid(s?.recipient_user_id) ? s.recipient_user_id : null,
+      username: null,
+      name: null,
+    });
+  }
+  return people.filter((p) => p.number !== null || p.bsuid !== null);
+}
+
+/**
+ * Keeps what a webhook tells of known contacts: a contact found by number gains its BSUID (unless another
+ * contact of the account already holds it), and one found by BSUID its latest username. No contact is created.
+ */
+export async function recordPeople(
+  client: PoolClient,
+  wabaId: string,
+  people: WebhookPerson[],
+): Promise<void> {
+  const known = people.filter((p) => p.bsuid !== null);
+  if (known.length === 0) return;
+  await client.query(
+    `with x as (select distinct on (bsuid) * from unnest($2::text[], $3::text[], $4::text[]) as x(number, bsuid, username)
+                 order by bsuid, number nulls last, username nulls last),
+     w as (select id from waba_accounts where waba_id = $1),
+     numbered as (
+       update contacts c set bsuid = x.bsuid, updated_at = now()
+         from x, w
+        where c.waba_account_id = w.id and x.number is not null and c.whatsapp_number = x.number
+          and c.bsuid is distinct from x.bsuid
+          and not exists (select 1 from contacts o where o.waba_account_id = w.id and o.bsuid = x.bsuid))
+     update contacts c set username = x.username, updated_at = now()
+       from x, w
+      where c.waba_account_id = w.id and c.bsuid = x.bsuid and x.username is not null
+        and c.username is distinct from x.username`,
+    [wabaId, known.map((p) => p.number), known.map((p) => p.bsuid), known.map((p) => p.username)],
+  );
+}
+
+/**
+ * The system message Meta sends when a user's BSUID changes (`user_changed_user_id`; the user changed their
+ * number): the contact holding the old id takes the new one, and a username-only contact, addressed by its
+ * BSUID, is addressed by the new one from now on. Unless a contact already holds the new id.
+ */
+export async function applyUserIdChanges(
+  client: PoolClient,
+  wabaId: string,
+  changes: Array<{ from: string; to: string }>,
+): Promise<void> {
+  if (changes.length === 0) return;
+  await client.query(
+    `with x as (select * from unnest($2::text[], $3::text[]) as x(old_id, new_id)),
+     w as (select id from waba_accounts where waba_id = $1)
+     update contacts c
+        set bsuid = x.new_id,
+            whatsapp_number = case when c.whatsapp_number = x.old_id then x.new_id else c.whatsapp_number end,
+            updated_at = now()
+       from x, w
+      where c.waba_account_id = w.id and c.bsuid = x.old_id
+        and not exists (select 1 from contacts o where o.waba_account_id = w.id
+                          and (o.bsuid = x.new_id or o.whatsapp_number = x.new_id))`,
+    [wabaId, changes.map((c) => c.from), changes.map((c) => c.to)],
+  );
+}
+
+/** The old and new BSUIDs of each `user_changed_user_id` system message of a `messages` change. */
+export function userIdChangesOf(value: unknown): Array<{ from: string; to: string }> {
+  const messages = ((value ?? {}) as { messages?: unknown[] }).messages;
+  const changes: Array<{ from: string; to: string }> = [];
+  for (const raw of Array.isArray(messages) ? messages : []) {
+    const m = raw as {
+      type?: unknown;
+      from_user_id?: unknown;
+      system?: { type?: unknown; user_id?: unknown };
+    };
+    if (m?.type !== 'system' || m.system?.type !== 'user_changed_user_id') continue;
+    if (isBsuid(m.from_user_id) && isBsuid(m.system.user_id) && m.from_user_id !== m.system.user_id)
+      changes.push({ from: m.from_user_id, to: m.system.user_id });
+  }
+  return changes;
+}
