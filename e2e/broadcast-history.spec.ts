@@ -191,5 +191,33 @@ describe('Broadcast history and report exports in Chromium (issue 17)', () => {
     await page.waitForURL(`${stack.url}/broadcast/new?retarget=${sentId}&filter=outcome%3D${outcome}`);
     await page.getByRole('heading', { level: 1, name: 'New Broadcast' }).waitFor();
     await page.screenshot({ path: `${SHOTS}/retarget-new-broadcast-1280.png`, fullPage: true });
+
+    // And retarget them: the new broadcast goes to exactly the report's filtered recipients.
+    await page.getByRole('status', { name: 'Retarget recipients' }).waitFor();
+    await page.getByRole('textbox', { name: 'Broadcast Name' }).fill('Second chance');
+    await page
+      .getByRole('combobox', { name: 'Message Template' })
+      .selectOption({ label: 'history_offer (en_US)' });
+    await page.getByRole('button', { name: 'Send Broadcast' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send this broadcast now?' });
+    await dialog.getByRole('button', { name: 'Send Broadcast' }).click();
+    await page.waitForURL(`${stack.url}/broadcast`);
+    const second = await api<{ results: Array<{ id: number; name: string }> }>(
+      '/broadcast/create/?search=Second%20chance',
+    );
+    const secondId = second.results.find((b) => b.name === 'Second chance')!.id;
+    // A number's leading '+' is neutralised in the CSV (a spreadsheet would read it as a formula).
+    const expected = filtered.slice(1).map((row) => row[1]!.replace(/^'/, '').replace(/\s/g, ''));
+    await expect
+      .poll(
+        async () => {
+          const report = await api<{ count: number; results: Array<{ whatsapp_number: string }> }>(
+            `/broadcast/${secondId}/recipients/`,
+          );
+          return report.results.map((r) => r.whatsapp_number.replace(/\s/g, '')).sort();
+        },
+        { timeout: 30_000 },
+      )
+      .toEqual([...expected].sort());
   });
 });
