@@ -7,6 +7,7 @@ import { CallLog } from './call-log';
 import { type LogStream, sandboxLoggerOptions } from './logger-options';
 import type { SandboxConfig, SandboxContext } from './context';
 import { GraphError, graphErrorBody, unknownError, unsupportedRequest } from './errors';
+import { registerBsuidControlRoutes } from './routes/bsuid-control';
 import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
 import { Messaging } from './messages/messaging';
@@ -201,6 +202,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   });
 
   registerControlRoutes(app, ctx);
+  registerBsuidControlRoutes(app, ctx);
   registerPhoneNumberControlRoutes(app, ctx);
   registerEmbeddedSignupRoutes(app, ctx);
   registerOauthRoutes(app, ctx);

@@ -10,6 +10,7 @@ import {
   throughputExceeded,
 } from './message-errors';
 import { invalidParameter } from '../errors';
+import { authenticationToBsuid } from './bsuid';
 import { PORTFOLIO_TIERS } from './portfolio-tiers';
 import { decideFate, planFor } from './send-fate';
 import type { MessageInfo } from './status-payload';
@@ -18,7 +19,7 @@ import { checkParameters, parseSendRequest } from './validate-send';
 
 export interface SendAnswer {
   messaging_product: 'whatsapp';
-  contacts: { input: string; wa_id: string }[];
+  contacts: ({ input: string; wa_id: string } | { input: string; user_id: string })[];
   messages: { id: string; message_status: 'accepted' | 'held_for_quality_assessment' }[];
 }
 
@@ -42,6 +43,7 @@ export function sendTemplateMessage(
   if (template?.status === 'PAUSED') throw templatePaused(template.name);
   if (template?.status === 'DISABLED') throw templateDisabled(template.name);
   if (template?.status !== 'APPROVED') throw templateDoesNotExist(send.templateName, send.languageCode);
+  if (send.toBsuid && template.category === 'AUTHENTICATION') throw authenticationToBsuid();
   const parameters = checkParameters(templateShape(template.components), send.components);
   for (const id of mediaIdsOf(send.components)) {
     if (!ctx.state.media.findFor(id, phone.id)) {
@@ -93,7 +95,9 @@ export function sendTemplateMessage(
 
   const answer: SendAnswer = {
     messaging_product: 'whatsapp',
-    contacts: [{ input: send.input, wa_id: send.digits }],
+    contacts: [
+      send.toBsuid ? { input: send.input, user_id: send.digits } : { input: send.input, wa_id: send.digits },
+    ],
     messages: [{ id: wamid, message_status: fate.held ? 'held_for_quality_assessment' : 'accepted' }],
   };
   ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });

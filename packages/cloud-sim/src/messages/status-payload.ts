@@ -1,6 +1,7 @@
 import { failureError } from './message-errors';
 import type { FailureKind } from './message-errors';
 import type { StatusName } from './status-plan';
+import { isBsuid } from './bsuid';
 
 /** What a status webhook needs to know about the message it reports on. */
 export interface MessageInfo {
@@ -34,7 +35,10 @@ export function statusObject(event: StatusEvent) {
     id: message.wamid,
     status,
     timestamp: String(timestamp),
-    recipient_id: message.recipient,
+    // A user known by BSUID only: Meta names them by `recipient_user_id` and leaves the number out.
+    ...(isBsuid(message.recipient)
+      ? { recipient_user_id: message.recipient }
+      : { recipient_id: message.recipient }),
     ...(message.bizOpaqueCallbackData === null
       ? {}
       : { biz_opaque_callback_data: message.bizOpaqueCallbackData }),
@@ -86,7 +90,11 @@ export interface InboundMessage {
   wabaId: string;
   phoneNumberId: string;
   displayDigits: string;
-  from: string;
+  /** The sender's digits; null for a user known only by BSUID. */
+  from: string | null;
+  /** The sender's BSUID, when the inbound names one. */
+  userId?: string | null;
+  username?: string | null;
   profileName: string;
   wamid: string;
   timestamp: number;
@@ -100,7 +108,8 @@ export interface InboundMessage {
 export function inboundPayload(inbound: InboundMessage) {
   const { content } = inbound;
   const message = {
-    from: inbound.from,
+    ...(inbound.from === null ? {} : { from: inbound.from }),
+    ...(inbound.userId ? { from_user_id: inbound.userId } : {}),
     id: inbound.wamid,
     timestamp: String(inbound.timestamp),
     ...(content.type === 'text'
@@ -123,7 +132,16 @@ export function inboundPayload(inbound: InboundMessage) {
             value: {
               messaging_product: 'whatsapp',
               metadata: metadata(inbound),
-              contacts: [{ profile: { name: inbound.profileName }, wa_id: inbound.from }],
+              contacts: [
+                {
+                  profile: {
+                    name: inbound.profileName,
+                    ...(inbound.username ? { username: inbound.username } : {}),
+                  },
+                  ...(inbound.from === null ? {} : { wa_id: inbound.from }),
+                  ...(inbound.userId ? { user_id: inbound.userId } : {}),
+                },
+              ],
               messages: [message],
             },
             field: 'messages',

@@ -1,13 +1,16 @@
 import { GraphError, invalidParameter, missingParameter } from '../errors';
 import { parameterCountMismatch, parameterFormatMismatch } from './message-errors';
 import type { TemplateShape } from './template-shape';
+import { bsuidRecipient } from './bsuid';
 
 /** A `POST /{phone-number-id}/messages` body, checked for everything that does not need the template. */
 export interface SendRequest {
   /** `to` as given, echoed in `contacts[0].input`. */
   input: string;
-  /** Its digits: `contacts[0].wa_id`, `recipient_id` in statuses. */
+  /** Its digits: `contacts[0].wa_id`, `recipient_id` in statuses; or the BSUID of a send with `recipient`. */
   digits: string;
+  /** Sent with `recipient` to a BSUID (bsuid.ts). */
+  toBsuid: boolean;
   templateName: string;
   languageCode: string;
   components: Record<string, unknown>[];
@@ -41,9 +44,10 @@ export function parseSendRequest(params: Json): SendRequest {
   if (params.recipient_type !== undefined && params.recipient_type !== 'individual') {
     throw invalidParameter('recipient_type must be "individual"');
   }
-  const to = typeof params.to === 'number' ? String(params.to) : params.to;
+  const bsuid = bsuidRecipient(params);
+  const to = bsuid ?? (typeof params.to === 'number' ? String(params.to) : params.to);
   if (to === undefined || to === '') throw missingParameter('to');
-  if (typeof to !== 'string' || !TO.test(to)) {
+  if (bsuid === undefined && (typeof to !== 'string' || !TO.test(to))) {
     throw invalidParameter('to must be a phone number of 7 to 15 digits, optionally after a +');
   }
   const type = params.type ?? 'text';
@@ -69,8 +73,9 @@ export function parseSendRequest(params: Json): SendRequest {
     );
   }
   return {
-    input: to,
-    digits: to.startsWith('+') ? to.slice(1) : to,
+    input: to as string,
+    digits: (to as string).startsWith('+') ? (to as string).slice(1) : (to as string),
+    toBsuid: bsuid !== undefined,
     templateName: template.name,
     languageCode: language.code,
     components,

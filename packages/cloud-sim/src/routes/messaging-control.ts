@@ -5,6 +5,7 @@ import { GraphError, invalidParameter, missingParameter } from '../errors';
 import { parseFaultPatch } from '../messages/faults';
 import { THROUGHPUT_MPS } from '../messages/token-bucket';
 import type { ThroughputLevel } from '../messages/token-bucket';
+import { isBsuid } from '../messages/bsuid';
 import { inboundPayload } from '../messages/status-payload';
 import type { InboundMessage } from '../messages/status-payload';
 import { requestParams, stringParam } from '../request-params';
@@ -108,9 +109,13 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
     if (phoneId === undefined) throw missingParameter('phone_number_id');
     const phone = ctx.state.findPhoneNumber(phoneId);
     if (!phone) throw unknownPhoneNumber(phoneId);
+    // A user who hides their number writes in with their BSUID (`user_id`) and no `from` (bsuid.ts).
+    const userId = stringParam(params, 'user_id');
+    if (userId !== undefined && !isBsuid(userId))
+      throw invalidParameter('user_id must be a business-scoped user id such as US.13491208655302741918');
     const from = stringParam(params, 'from')?.replace(/^\+/, '');
-    if (from === undefined) throw missingParameter('from');
-    if (!/^[1-9]\d{6,14}$/.test(from))
+    if (from === undefined && userId === undefined) throw missingParameter('from');
+    if (from !== undefined && !/^[1-9]\d{6,14}$/.test(from))
       throw invalidParameter('from must be a phone number of 7 to 15 digits');
     const text = stringParam(params, 'text');
     const payload = stringParam(params, 'button_payload');
@@ -124,16 +129,19 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
             contextId: stringParam(params, 'context_id') ?? null,
           }
         : { type: 'text', body: text ?? '' };
-    const wamid = messaging.wamids.next(from);
+    const sender = from ?? (userId as string);
+    const wamid = messaging.wamids.next(sender);
     const now = Date.now();
     // The user wrote in: templates from this number to them are free of the limits for 24 hours.
     const portfolioId = ctx.state.findWaba(phone.wabaId)?.businessId ?? phone.wabaId;
-    messaging.reach.openServiceWindow(portfolioId, phone.id, from, now);
+    messaging.reach.openServiceWindow(portfolioId, phone.id, sender, now);
     const body = inboundPayload({
       wabaId: phone.wabaId,
       phoneNumberId: phone.id,
       displayDigits: phone.digits,
-      from,
+      from: from ?? null,
+      userId: userId ?? null,
+      username: stringParam(params, 'username') ?? null,
       profileName: stringParam(params, 'name') ?? 'Sandbox User',
       wamid,
       timestamp: Math.floor(now / 1000),
