@@ -14,3 +14,4 @@ export * from './dashboard';
 export * from './settings';
 export * from './test-send';
 export * from './contact-tags';
+export * from './pricing';

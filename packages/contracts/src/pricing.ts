@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** One market's line of a cost: its messages, the rate each was priced at and their cost (issue 20). */
+export const MarketCostSchema = z
+  .object({
+    /** Meta's pricing market ("India", "North America", "Rest of Africa", "Other"). */
+    market: z.string(),
+    messages: z.number().int(),
+    /** USD per message; null when the messages span dates with different rates. */
+    rate: z.number().nullable(),
+    cost: z.number(),
+  })
+  .meta({ id: 'MarketCost' });
+
+/** POST /pricing/estimate/: what a broadcast to this audience would cost at today's rates. */
+export const CostEstimateResponseSchema = z
+  .object({
+    currency: z.literal('USD'),
+    /** The template's category as priced (marketing, utility, authentication); null without a template. */
+    category: z.string().nullable(),
+    recipients: z.number().int(),
+    /** recipients × the rate of their market; null without a template (no category to price). */
+    total: z.number().nullable(),
+    markets: z.array(MarketCostSchema),
+    /** The rate card: where its figures come from and the date of the rates used. */
+    rate_card: z.object({ source: z.string(), effective_from: z.string().nullable() }),
+  })
+  .meta({ id: 'CostEstimateResponse' });
+
+/** A broadcast's cost from the pricing Meta stated in its status webhooks. */
+export const BroadcastCostSchema = z
+  .object({
+    broadcast_id: z.number().int(),
+    currency: z.literal('USD'),
+    /** Messages Meta said are billable, and those it said are free (free_customer_service, free_entry_point…). */
+    billable: z.number().int(),
+    free: z.number().int(),
+    /** Messages whose statuses stated no pricing yet: not counted in the cost. */
+    unpriced: z.number().int(),
+    /** The billable messages priced at the rate of their market, category and day. */
+    cost: z.number(),
+    markets: z.array(MarketCostSchema),
+  })
+  .meta({ id: 'BroadcastCost' });
+
+export const BroadcastCostsResponseSchema = z
+  .object({ costs: z.array(BroadcastCostSchema) })
+  .meta({ id: 'BroadcastCostsResponse' });
+
+export const BroadcastCostsQuerySchema = z.object({
+  ids: z
+    .string({ message: 'ids must be broadcast ids separated by commas' })
+    .regex(/^\d{1,18}(,\d{1,18}){0,99}$/, 'ids must be up to 100 broadcast ids separated by commas')
+    .transform((value) => [...new Set(value.split(',').map(Number))]),
+});
+
+export type MarketCost = z.infer<typeof MarketCostSchema>;
+export type CostEstimateResponse = z.infer<typeof CostEstimateResponseSchema>;
+export type BroadcastCost = z.infer<typeof BroadcastCostSchema>;
+export type BroadcastCostsResponse = z.infer<typeof BroadcastCostsResponseSchema>;
