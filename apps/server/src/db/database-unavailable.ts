@@ -9,6 +9,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (NETWORK_CODES.has(code)) return true;
     // SQLSTATE class 08 (connection exception) and 57P01–57P03 (admin or crash shutdown, cannot connect now).
     if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    // 25006: the database is read-only (a failover, an operator); class 53: out of disk, memory or connections.
+    if (code === '25006' || /^53[0-9A-Z]{3}$/.test(code)) return true;
   }
   // node-postgres's own messages for a connection lost or never made carry no code.
   return typeof message === 'string' && PG_CONNECTION_MESSAGES.some((text) => message.includes(text));
