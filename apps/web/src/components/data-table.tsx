@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useHorizontalOverflow } from '../lib/use-horizontal-overflow';
+import { labelStackedCells, STACKED_TABLE_CLASS } from './stacked-table';
 
 /** Spec §9: skeleton rows shown while a page loads. */
 const SKELETON_ROWS = 5;
@@ -59,7 +60,8 @@ export function DataTable<Row>({
       aria-label={overflows ? label : undefined}
     >
       <table
-        className="min-w-full divide-y divide-slate-200 text-sm"
+        ref={labelStackedCells}
+        className={`min-w-full divide-y divide-slate-200 text-sm ${STACKED_TABLE_CLASS}`}
         aria-busy={(!rows && !error) || refreshing}
       >
         <thead className="bg-slate-50">

@@ -6,6 +6,7 @@ import toast from 'react-hot-toast';
 import { BROADCAST_MESSAGES, numberSendability } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
+import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-preview-switch';
 import { PageHeader } from '../../../components/page-header';
 import { useAppSelector } from '../../../app/hooks';
 import { fieldErrors } from '../../../lib/field-errors';
@@ -215,6 +216,9 @@ export function NewBroadcastPage() {
     />
   );
 
+  // Issue 19: on a phone the preview is one tap away instead of below the whole form.
+  const { pane, setPane, formClass, previewClass } = useFormPreviewPane();
+
   return (
     <>
       <PageHeader
@@ -227,7 +231,8 @@ export function NewBroadcastPage() {
         onSubmit={handleSubmit}
         className="grid items-start gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,3fr)]"
       >
-        <div className="min-w-0 space-y-5">
+        <FormPreviewSwitch pane={pane} onChange={setPane} />
+        <div className={`min-w-0 space-y-5 ${formClass}`}>
           <BroadcastDetailsSection state={state} onChange={change} errors={errors} templates={approved}>
             <SendFromField
               numbers={numbers}
@@ -284,7 +289,7 @@ export function NewBroadcastPage() {
           </div>
         </div>
 
-        <aside className="min-w-0 space-y-3 lg:sticky lg:top-20">
+        <aside className={`min-w-0 space-y-3 lg:sticky lg:top-20 ${previewClass}`}>
           <h2 className="text-sm font-semibold text-slate-900">Preview</h2>
           <BroadcastPreview
             content={preview}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { PhoneNumber } from '@herald/contracts';
 import { PageHeader } from '../../../components/page-header';
+import { labelStackedCells, STACKED_TABLE_CLASS } from '../../../components/stacked-table';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import { useGetPhoneNumbersQuery } from '../api';
@@ -40,7 +41,7 @@ const COLUMNS: readonly Column[] = [
 
 /**
  * Issue 17: at 1440 px every column fits (headers wrap, cells are tight); on narrower screens the table
- * scrolls sideways and ScrollFrame says so.
+ * scrolls sideways and ScrollFrame says so. Issue 19: on a phone its rows are stacked (every column in view).
  */
 export function NumbersPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
@@ -61,7 +62,10 @@ export function NumbersPage() {
         </p>
       ) : (
         <ScrollFrame label="WhatsApp numbers table">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <table
+            ref={labelStackedCells}
+            className={`min-w-full divide-y divide-slate-200 text-sm ${STACKED_TABLE_CLASS}`}
+          >
             <thead className="bg-slate-50">
               <tr>
                 {COLUMNS.map((column) => (

@@ -12,6 +12,7 @@ import {
 import type { RenumberNotice, TemplateFieldError, TemplateLanguageCode } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
+import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-preview-switch';
 import { useAppSelector } from '../../../app/hooks';
 import { errorText } from '../../../lib/error-text';
 import {
@@ -80,6 +81,7 @@ export function TemplateForm(props: TemplateFormProps) {
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [state, setState] = useState(initial);
+  const { pane, setPane, formClass, previewClass } = useFormPreviewPane();
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [focusRequest, setFocusRequest] = useState(0);
@@ -189,7 +191,8 @@ export function TemplateForm(props: TemplateFormProps) {
       onSubmit={(event) => void handleSubmit(event)}
       className="grid items-start gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,3fr)]"
     >
-      <div className="min-w-0 space-y-5">
+      <FormPreviewSwitch pane={pane} onChange={setPane} />
+      <div className={`min-w-0 space-y-5 ${formClass}`}>
         <TemplateConfigSection
           state={state}
           onChange={change}
@@ -236,7 +239,7 @@ export function TemplateForm(props: TemplateFormProps) {
         </div>
       </div>
 
-      <aside className="min-w-0 space-y-4 lg:sticky lg:top-20">
+      <aside className={`min-w-0 space-y-4 lg:sticky lg:top-20 ${previewClass}`}>
         <h2 className="text-sm font-semibold text-slate-900">Preview</h2>
         <TemplatePreview state={state} mediaSrc={mediaSrc} />
         <PayloadPreview payload={payload} />
