@@ -15,6 +15,9 @@ import { healthRoutes } from './features/health/routes';
 import { HeraldMetrics } from './features/metrics/metrics-registry';
 import { NumbersService } from './features/numbers/numbers-service';
 import { settingsRoutes } from './features/settings/routes';
+import { PricingService } from './features/pricing/pricing-service';
+import { loadRateCard } from './features/pricing/rate-card';
+import { pricingRoutes } from './features/pricing/routes';
 import { SettingsService } from './features/settings/settings-service';
 import { numbersRoutes } from './features/numbers/routes';
 import { templatesRoutes } from './features/templates/routes';
@@ -102,6 +105,8 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   );
   const auth = new AuthService({ pool, graph, tokens, secrets: secretBox });
   const requireUser = authenticate(tokens, pool);
+  // Read and checked before anything listens: a malformed card stops the start naming its file and row.
+  const rateCard = loadRateCard(config.RATE_CARD_FILE);
   const webhooks = createWebhookProcessor(pool, app.log);
   app.decorate('webhooks', webhooks);
   app.addHook('onClose', () => webhooks.idle());
@@ -132,6 +137,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
         graphApiVersion: config.GRAPH_API_VERSION,
       }),
     );
+    await scope.register(pricingRoutes(new PricingService(pool, rateCard)));
     await scope.register(dashboardRoutes(new DashboardService(pool), pool));
     await scope.register(
       settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),

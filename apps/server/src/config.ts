@@ -52,6 +52,8 @@ export const EnvSchema = z.object({
   /** The schema owner's URL, for migrations only (docs/production.md); DATABASE_URL is then the app role's. */
   DATABASE_OWNER_URL: postgresUrl.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** A newer rate card (same columns as apps/server/src/features/pricing/rate-card.csv, decision 048); unset, Herald's own. */
+  RATE_CARD_FILE: z.string().min(1).optional(),
   GRAPH_API_BASE: z.url({ message: 'must be a URL' }).optional(),
   /** Decision 024: a version Meta serves until 2028-07-29; a version near or past its end warns at start. */
   GRAPH_API_VERSION: z

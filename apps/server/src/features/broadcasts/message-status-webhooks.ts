@@ -19,14 +19,27 @@ interface IncomingStatus {
   status: string;
   code: number | null;
   title: string | null;
+  /** The status's `pricing` (decision 048): stored with the message; null where absent or not as expected. */
+  billable: boolean | null;
+  pricingModel: string | null;
+  pricingCategory: string | null;
+  pricingType: string | null;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const int32 = (value: unknown) =>
   Number.isInteger(value) && Math.abs(value as number) < 2 ** 31 ? (value as number) : null;
 
-function incoming(wabaId: string, status: MessageStatus): IncomingStatus {
+/** A pricing word as Meta writes them (`marketing_lite`, `free_entry_point`, `PMP`); anything else is dropped. */
+const pricingWord = (value: unknown) =>
+  typeof value === 'string' && /^[A-Za-z_]{1,40}$/.test(value) ? value : null;
+
+function incoming(wabaId: string, status: MessageStatus & { pricing?: unknown }): IncomingStatus {
   const error = Array.isArray(status.errors) ? status.errors[0] : undefined;
+  const pricing = (status.pricing && typeof status.pricing === 'object' ? status.pricing : {}) as Record<
+    string,
+    unknown
+  >;
   return {
     wabaId,
     rowId: text(status.biz_opaque_callback_data),
@@ -34,6 +47,10 @@ function incoming(wabaId: string, status: MessageStatus): IncomingStatus {
     status: status.status!,
     code: status.status === 'failed' ? int32(error?.code) : null,
     title: status.status === 'failed' ? (text(error?.title) ?? text(error?.message) ?? 'Failed') : null,
+    billable: typeof pricing.billable === 'boolean' ? pricing.billable : null,
+    pricingModel: pricingWord(pricing.pricing_model),
+    pricingCategory: pricingWord(pricing.category),
+    pricingType: pricingWord(pricing.type),
   };
 }
 
@@ -95,6 +112,10 @@ const statusParams = (statuses: IncomingStatus[]) => [
   statuses.map((s) => s.status),
   statuses.map((s) => s.code),
   statuses.map((s) => s.title),
+  statuses.map((s) => s.billable),
+  statuses.map((s) => s.pricingModel),
+  statuses.map((s) => s.pricingCategory),
+  statuses.map((s) => s.pricingType),
 ];
 
 /** The broadcasts the statuses' rows belong to, within the WABA each entry names. Plain reads: no lock yet. */
@@ -137,7 +158,14 @@ async function applyStatuses(
                                    then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end,
             -- An unknown outcome's explanation no longer holds once WhatsApp has told what happened.
             error_code = case when t.status = 'failed' then t.code when m.state = 'unknown' then null else m.error_code end,
-            error_title = case when t.status = 'failed' then t.title when m.state = 'unknown' then null else m.error_title end
+            error_title = case when t.status = 'failed' then t.title when m.state = 'unknown' then null else m.error_title end,
+            -- The first pricing Meta states is kept (every later status repeats it), with the time it came:
+            -- the day the rate card prices it at (decision 048).
+            pricing_billable = coalesce(m.pricing_billable, t.billable),
+            pricing_model = coalesce(m.pricing_model, t.pricing_model),
+            pricing_category = coalesce(m.pricing_category, t.pricing_category),
+            pricing_type = coalesce(m.pricing_type, t.pricing_type),
+            priced_at = case when t.billable is not null then coalesce(m.priced_at, now()) else m.priced_at end
        from locked t
       where m.id = t.id
         and m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
@@ -155,8 +183,10 @@ async function applyStatuses(
 /** Resolves each status to its message row (by the row id Herald sent, else by wamid) and keeps the furthest per row. */
 const TARGETS_SQL = `
   with incoming as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[])
-              as x(waba_id, row_id, wamid, status, code, title)),
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[],
+                         $7::boolean[], $8::text[], $9::text[], $10::text[])
+              as x(waba_id, row_id, wamid, status, code, title,
+                   billable, pricing_model, pricing_category, pricing_type)),
   targets as (
     select found.id, found.broadcast_id, i.*,
            case i.status when 'failed' then 10 when 'read' then 3 when 'delivered' then 2 else 1 end as rank

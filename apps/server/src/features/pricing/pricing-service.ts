@@ -1,0 +1,146 @@
+import {
+  sampleSize,
+  type BroadcastCost,
+  type BroadcastEstimateRequest,
+  type CostEstimateResponse,
+  type MarketCost,
+} from '@herald/contracts';
+import type { Pool } from '../../db/pool';
+import type { OwnedWaba } from '../accounts/accounts-repo';
+import { audienceQuery } from '../broadcasts/audience-sql';
+import { findTemplate, requestAudience } from '../broadcasts/broadcast-estimate';
+import { marketOfNumber } from './markets';
+import { cardDateOn, rateCategory, rateOn, type RateCard } from './rate-card';
+
+/**
+ * Numbers are grouped in SQL by their first four digits ('+' and four), which hold the calling code (one to three
+ * digits, prefix-free) and for +1 the area code that tells North America from the Caribbean; one number per
+ * group is read by libphonenumber-js. A million contacts make a few hundred groups, not a million parses.
+ */
+const PREFIX = (column: string) => `left(${column}, 5)`;
+
+const money = (value: number) => Math.round(value * 1e6) / 1e6;
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Adds `messages` at `rate` to a market's line; a market priced at two rates shows no single rate. */
+function addTo(lines: Map<string, MarketCost>, market: string, messages: number, rate: number) {
+  const line = lines.get(market) ?? { market, messages: 0, rate, cost: 0 };
+  if (line.rate !== rate) line.rate = null;
+  line.messages += messages;
+  line.cost += messages * rate;
+  lines.set(market, line);
+}
+
+function sortedLines(lines: Map<string, MarketCost>): MarketCost[] {
+  return [...lines.values()]
+    .map((line) => ({ ...line, cost: money(line.cost) }))
+    .sort((a, b) => b.cost - a.cost || b.messages - a.messages || a.market.localeCompare(b.market));
+}
+
+export class PricingService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly card: RateCard,
+  ) {}
+
+  /**
+   * POST /pricing/estimate/: the audience New broadcast would send to (the rules create uses), by market, each
+   * × today's rate for the template's category. Below 100 % each market's share is scaled as the recipients are.
+   */
+  async estimate(waba: OwnedWaba, request: BroadcastEstimateRequest): Promise<CostEstimateResponse> {
+    const template =
+      request.template_id === undefined ? null : await findTemplate(this.pool, waba, request.template_id);
+    const { source, percentage } = await requestAudience(this.pool, waba, request);
+    const marketing = template?.category.toUpperCase() === 'MARKETING';
+    const audience = audienceQuery(source);
+    const { rows } = await this.pool.query<{ sample: string; n: number }>(
+      `select min(a.whatsapp_number) as sample, count(*)::int as n
+         from (${audience.sql}) a group by ${PREFIX('a.whatsapp_number')}`,
+      [waba.id, audience.ids, marketing && request.leave_out_us_numbers],
+    );
+    const byMarket = new Map<string, number>();
+    let total = 0;
+    for (const row of rows) {
+      const market = marketOfNumber(row.sample);
+      byMarket.set(market, (byMarket.get(market) ?? 0) + row.n);
+      total += row.n;
+    }
+    const day = today();
+    const category = template ? rateCategory(template.category) : null;
+    const lines = new Map<string, MarketCost>();
+    for (const [market, n] of byMarket) {
+      const messages = sampleSize(n, percentage);
+      if (category) addTo(lines, market, messages, rateOn(this.card, market, category, day) ?? 0);
+      else lines.set(market, { market, messages, rate: null, cost: 0 });
+    }
+    const markets = sortedLines(lines);
+    return {
+      currency: 'USD',
+      category,
+      recipients: sampleSize(total, percentage),
+      total: category ? money(markets.reduce((sum, line) => sum + line.cost, 0)) : null,
+      markets,
+      rate_card: { source: this.card.source, effective_from: cardDateOn(this.card, day) },
+    };
+  }
+
+  /**
+   * GET /pricing/broadcasts/: each broadcast's cost from the pricing its status webhooks stated (decision 048):
+   * billable messages × the rate of their market, category and the day they were priced; free ones counted apart.
+   * Only the caller's broadcasts are answered.
+   */
+  async broadcastCosts(waba: OwnedWaba, ids: number[]): Promise<BroadcastCost[]> {
+    const { rows } = await this.pool.query<{
+      broadcast_id: number;
+      sample: string;
+      category: string | null;
+      day: string | null;
+      billable: number;
+      free: number;
+      unpriced: number;
+    }>(
+      `select m.broadcast_id::int, min(m.whatsapp_number) as sample, m.pricing_category as category,
+              to_char(m.priced_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+              count(*) filter (where m.pricing_billable)::int as billable,
+              count(*) filter (where not m.pricing_billable)::int as free,
+              count(*) filter (where m.pricing_billable is null)::int as unpriced
+         from broadcast_messages m
+         join broadcasts b on b.id = m.broadcast_id
+        where b.waba_account_id = $1 and b.id = any($2::bigint[])
+        group by m.broadcast_id, ${PREFIX('m.whatsapp_number')}, m.pricing_category, 4`,
+      [waba.id, ids],
+    );
+    const costs = new Map<number, BroadcastCost & { lines: Map<string, MarketCost> }>();
+    const found = await this.pool.query<{ id: number }>(
+      'select id::int from broadcasts where waba_account_id = $1 and id = any($2::bigint[]) order by id',
+      [waba.id, ids],
+    );
+    for (const { id } of found.rows) {
+      costs.set(id, {
+        broadcast_id: id,
+        currency: 'USD',
+        billable: 0,
+        free: 0,
+        unpriced: 0,
+        cost: 0,
+        markets: [],
+        lines: new Map(),
+      });
+    }
+    for (const row of rows) {
+      const cost = costs.get(row.broadcast_id)!;
+      cost.billable += row.billable;
+      cost.free += row.free;
+      cost.unpriced += row.unpriced;
+      const category = row.category ? rateCategory(row.category) : null;
+      if (row.billable === 0 || !category || !row.day) continue;
+      const rate = rateOn(this.card, marketOfNumber(row.sample), category, row.day);
+      // A category or day the card does not price is left out of the cost rather than guessed.
+      if (rate !== null) addTo(cost.lines, marketOfNumber(row.sample), row.billable, rate);
+    }
+    return [...costs.values()].map(({ lines, ...cost }) => {
+      const markets = sortedLines(lines);
+      return { ...cost, markets, cost: money(markets.reduce((sum, line) => sum + line.cost, 0)) };
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import {
+  BroadcastCostsQuerySchema,
+  BroadcastCostsResponseSchema,
+  BroadcastEstimateRequestSchema,
+  CostEstimateResponseSchema,
+  ErrorResponseSchema,
+} from '@herald/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { PricingService } from './pricing-service';
+
+/** What broadcasts cost, before (estimate) and after (from stored pricing); X-WABA-ID scope (issue 20). */
+export function pricingRoutes(pricing: PricingService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/pricing/estimate/',
+      {
+        schema: {
+          tags: ['pricing'],
+          summary: 'What a broadcast to this audience would cost at today’s rates, by market (USD)',
+          body: BroadcastEstimateRequestSchema,
+          response: {
+            200: CostEstimateResponseSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request) => pricing.estimate(request.waba!, request.body),
+    );
+
+    app.get(
+      '/pricing/broadcasts/',
+      {
+        schema: {
+          tags: ['pricing'],
+          summary:
+            'The broadcasts’ billable and free messages and their cost from the pricing Meta stated (USD)',
+          querystring: BroadcastCostsQuerySchema,
+          response: { 200: BroadcastCostsResponseSchema, 400: ErrorResponseSchema, 403: ErrorResponseSchema },
+        },
+      },
+      async (request) => ({ costs: await pricing.broadcastCosts(request.waba!, request.query.ids) }),
+    );
+  };
+}
