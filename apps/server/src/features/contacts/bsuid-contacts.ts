@@ -76,21 +76,33 @@ export async function recordPeople(
 ): Promise<void> {
   const known = people.filter((p) => p.bsuid !== null);
   if (known.length === 0) return;
+  const params = [
+    wabaId,
+    known.map((p) => p.number),
+    known.map((p) => p.bsuid),
+    known.map((p) => p.username),
+  ];
+  // What the change says of each BSUID, from all its mentions (a message names the number, contacts[] the username).
+  const x = `with x as (select bsuid, max(number) as number, max(username) as username
+                        from unnest($2::text[], $3::text[], $4::text[]) as x(number, bsuid, username) group by bsuid),
+             w as (select id from waba_accounts where waba_id = $1)`;
   await client.query(
-    `with x as (select distinct on (bsuid) * from unnest($2::text[], $3::text[], $4::text[]) as x(number, bsuid, username)
-                 order by bsuid, number nulls last, username nulls last),
-     w as (select id from waba_accounts where waba_id = $1),
-     numbered as (
-       update contacts c set bsuid = x.bsuid, updated_at = now()
-         from x, w
-        where c.waba_account_id = w.id and x.number is not null and c.whatsapp_number = x.number
-          and c.bsuid is distinct from x.bsuid
-          and not exists (select 1 from contacts o where o.waba_account_id = w.id and o.bsuid = x.bsuid))
+    `${x}
+     update contacts c set bsuid = x.bsuid, updated_at = now()
+       from x, w
+      where c.waba_account_id = w.id and x.number is not null and c.whatsapp_number = x.number
+        and c.bsuid is distinct from x.bsuid
+        and not exists (select 1 from contacts o where o.waba_account_id = w.id and o.bsuid = x.bsuid)`,
+    params,
+  );
+  // A second statement, so it sees the BSUIDs the first one set.
+  await client.query(
+    `${x}
      update contacts c set username = x.username, updated_at = now()
        from x, w
       where c.waba_account_id = w.id and c.bsuid = x.bsuid and x.username is not null
         and c.username is distinct from x.username`,
-    [wabaId, known.map((p) => p.number), known.map((p) => p.bsuid), known.map((p) => p.username)],
+    params,
   );
 }
 
