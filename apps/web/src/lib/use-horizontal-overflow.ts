@@ -2,13 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 
 /**
  * Whether an element's content is wider than the element (so it scrolls sideways), and whether it is scrolled
- * to its end, measured from the real layout: on scroll, on window resize, and when it or its first child
+ * to its start or its end, measured from the real layout: on scroll, on window resize, and when it or its first child
  * changes size. A pixel of rounding is not overflow.
  */
 export function useHorizontalOverflow<E extends HTMLElement>() {
   const ref = useRef<E>(null);
   const [overflows, setOverflows] = useState(false);
   const [atEnd, setAtEnd] = useState(true);
+  const [atStart, setAtStart] = useState(true);
 
   useEffect(() => {
     const element = ref.current;
@@ -17,6 +18,7 @@ export function useHorizontalOverflow<E extends HTMLElement>() {
       const hidden = element.scrollWidth - element.clientWidth;
       setOverflows(hidden > 1);
       setAtEnd(element.scrollLeft >= hidden - 1);
+      setAtStart(element.scrollLeft <= 1);
     };
     measure();
     element.addEventListener('scroll', measure, { passive: true });
@@ -31,5 +33,5 @@ export function useHorizontalOverflow<E extends HTMLElement>() {
     };
   }, []);
 
-  return { ref, overflows, atEnd };
+  return { ref, overflows, atEnd, atStart };
 }

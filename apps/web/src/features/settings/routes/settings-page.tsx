@@ -4,6 +4,7 @@ import type { KeyboardEvent, ReactNode } from 'react';
 import { secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { PageHeader } from '../../../components/page-header';
+import { useHorizontalOverflow } from '../../../lib/use-horizontal-overflow';
 import { useSelectedAccountSettings } from '../../../lib/account-settings-api';
 import { errorText } from '../../../lib/error-text';
 import { WhatsAppAccountsPanel } from '../../accounts/components/whatsapp-accounts-panel';
@@ -80,6 +81,8 @@ export function SettingsPage() {
   const baseId = useId();
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   const current = SETTINGS_TABS[active] ?? SETTINGS_TABS[0];
+  // Issue 19: on a phone the five tabs do not fit; shades at the cut edges show that the strip scrolls.
+  const strip = useHorizontalOverflow<HTMLDivElement>();
 
   function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
@@ -94,37 +97,57 @@ export function SettingsPage() {
     <>
       <PageHeader title="Settings" description="Manage your messaging, customer and account preferences." />
       <div className="rounded-2xl border border-slate-200 bg-white shadow-xs">
-        <div
-          role="tablist"
-          aria-label="Settings"
-          className="flex gap-1 overflow-x-auto border-b border-slate-200 px-2"
-          onKeyDown={handleKeyDown}
-        >
-          {SETTINGS_TABS.map((tab, index) => {
-            const selected = index === active;
-            return (
-              <button
-                key={tab.label}
-                ref={(element) => {
-                  tabRefs.current[index] = element;
-                }}
-                type="button"
-                role="tab"
-                id={`${baseId}-tab-${index}`}
-                aria-selected={selected}
-                aria-controls={`${baseId}-panel`}
-                tabIndex={selected ? 0 : -1}
-                onClick={() => setActive(index)}
-                className={`-mb-px border-b-2 px-4 py-3 text-sm font-medium whitespace-nowrap transition ${
-                  selected
-                    ? 'border-emerald-600 text-emerald-700'
-                    : 'border-transparent text-slate-500 hover:text-slate-800'
-                }`}
-              >
-                {tab.label}
-              </button>
-            );
-          })}
+        <div className="relative">
+          <div
+            ref={strip.ref}
+            role="tablist"
+            aria-label="Settings"
+            data-scrolls={strip.overflows ? 'true' : undefined}
+            className="flex gap-1 overflow-x-auto border-b border-slate-200 px-2 [scrollbar-width:thin]"
+            onKeyDown={handleKeyDown}
+          >
+            {SETTINGS_TABS.map((tab, index) => {
+              const selected = index === active;
+              return (
+                <button
+                  key={tab.label}
+                  ref={(element) => {
+                    tabRefs.current[index] = element;
+                  }}
+                  type="button"
+                  role="tab"
+                  id={`${baseId}-tab-${index}`}
+                  aria-selected={selected}
+                  aria-controls={`${baseId}-panel`}
+                  tabIndex={selected ? 0 : -1}
+                  onClick={() => setActive(index)}
+                  className={`-mb-px border-b-2 px-4 py-3 text-sm font-medium whitespace-nowrap transition ${
+                    selected
+                      ? 'border-emerald-600 text-emerald-700'
+                      : 'border-transparent text-slate-500 hover:text-slate-800'
+                  }`}
+                >
+                  {tab.label}
+                </button>
+              );
+            })}
+          </div>
+          {strip.overflows && !strip.atStart ? (
+            <div
+              aria-hidden="true"
+              data-testid="tabs-shade-start"
+              className="pointer-events-none absolute inset-y-0 left-0 w-8 rounded-tl-2xl bg-gradient-to-r from-white to-transparent"
+            />
+          ) : null}
+          {strip.overflows && !strip.atEnd ? (
+            <div
+              aria-hidden="true"
+              data-testid="tabs-shade-end"
+              className="pointer-events-none absolute inset-y-0 right-0 flex w-10 items-center justify-end rounded-tr-2xl bg-gradient-to-l from-white via-white/80 to-transparent pr-1 text-slate-500"
+            >
+              ›
+            </div>
+          ) : null}
         </div>
         <div
           role="tabpanel"
