@@ -30,9 +30,17 @@ export function FormField({ label, className = '', error, hint, ...inputProps }:
         }`}
         {...inputProps}
       />
-      {note ? (
-        <p id={noteId} className={`mt-1 text-xs ${error ? 'text-red-600' : 'text-slate-500'}`}>
-          {note}
+      {/* Always drawn and polite, so an error that appears is read out (issue 19); the hint is not live. */}
+      <div aria-live="polite">
+        {error ? (
+          <p id={noteId} className="mt-1 text-xs text-red-600">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      {!error && hint ? (
+        <p id={noteId} className="mt-1 text-xs text-slate-500">
+          {hint}
         </p>
       ) : null}
     </div>

@@ -185,11 +185,14 @@ export function PhoneInput({
           className="block w-full min-w-0 rounded-r-lg border-0 bg-transparent px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:outline-none"
         />
       </div>
-      {error ? (
-        <p id={errorId} className="mt-1 text-xs text-red-600">
-          {error}
-        </p>
-      ) : null}
+      {/* Always drawn and polite, so an error that appears is read out (issue 19). */}
+      <div aria-live="polite">
+        {error ? (
+          <p id={errorId} className="mt-1 text-xs text-red-600">
+            {error}
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { BROADCAST_MESSAGES, numberSendability } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-preview-switch';
+import { LiveErrors } from '../../../components/live-errors';
 import { PageHeader } from '../../../components/page-header';
 import { useAppSelector } from '../../../app/hooks';
 import { fieldErrors } from '../../../lib/field-errors';
@@ -276,6 +277,9 @@ export function NewBroadcastPage() {
             sendingTime={sendingTime}
           />
           {serverError ? <FormAlert>{serverError}</FormAlert> : null}
+          <LiveErrors
+            messages={Object.values(errors).filter((message): message is string => Boolean(message))}
+          />
           <div className="flex flex-wrap justify-end gap-2">
             <Link to="/broadcast" className={secondaryButtonClass}>
               Cancel
