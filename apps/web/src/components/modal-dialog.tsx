@@ -20,6 +20,22 @@ const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
+ * Gives focus back to what opened the dialog. When that is gone (the row whose Delete opened it was deleted) or
+ * disabled, focus goes to the page's heading instead of falling to <body>, where a keyboard user would have to
+ * start again from the top of the page.
+ */
+function returnFocus(opener: HTMLElement | null) {
+  if (opener?.isConnected && !opener.matches(':disabled')) {
+    opener.focus();
+    return;
+  }
+  const heading = document.querySelector<HTMLElement>('main h1');
+  if (!heading) return;
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  heading.focus();
+}
+
+/**
  * A modal dialog (WAI-ARIA dialog pattern): labelled by its title, Escape closes it, Tab stays inside, and
  * focus returns to where it was when it closes; the page behind is inert. Rendered only while open: the
  * parent mounts it.
@@ -102,7 +118,7 @@ export function ModalDialog({
     document.addEventListener('keydown', handleKeyDown);
     return () => {
       document.removeEventListener('keydown', handleKeyDown);
-      opener?.focus();
+      returnFocus(opener);
     };
     // Only on open and close: focusing again on every render would steal focus from the user.
     // eslint-disable-next-line react-hooks/exhaustive-deps
