@@ -115,6 +115,13 @@ export const ContactSchema = z
     tags: z.array(ContactTagSchema),
     /** When the contact opted out (replied STOP, or Meta answered 131050); broadcasts leave them out. */
     opted_out_at: z.string().nullable().optional(),
+    /**
+     * The customer's business-scoped user id (BSUID) when a webhook brought it; a customer who hides their number
+     * has it as `whatsapp_number` too, and is sent to by it (decision 050).
+     */
+    bsuid: z.string().nullable().optional(),
+    /** The WhatsApp username the customer shows instead of their number, when a webhook brought it. */
+    username: z.string().nullable().optional(),
   })
   .meta({ id: 'Contact' });
 

@@ -154,6 +154,13 @@ describe('customers known only by their BSUID', () => {
     // The account's total counts the new contact (the Customers list and the Dashboard read it).
     const list = await t.app.inject({ method: 'GET', url: '/recipient/create/', headers });
     expect(list.json().count).toBe(2);
+    expect(
+      list.json().results.find((c: { recipient_name: string }) => c.recipient_name === 'Sam'),
+    ).toMatchObject({
+      whatsapp_number: SAM,
+      bsuid: SAM,
+      username: 'sam.k',
+    });
     // The same STOP delivered again creates nothing more.
     await fromSandbox('/__sandbox/inbound', { user_id: SAM, username: 'sam.k', name: 'Sam', text: 'stop' });
     expect(await contactsOf()).toHaveLength(2);
@@ -187,11 +194,16 @@ describe('customers known only by their BSUID', () => {
     ).rows
       .flatMap(
         (r) =>
-          (r.payload as { entry: Array<{ changes: Array<{ value: { statuses?: Array<{ id: string }> } }> }> })
-            .entry[0]!.changes[0]!.value.statuses ?? [],
+          (
+            r.payload as {
+              entry: Array<{
+                changes: Array<{ value: { statuses?: Array<{ id: string; status: string }> } }>;
+              }>;
+            }
+          ).entry[0]!.changes[0]!.value.statuses ?? [],
       )
       .filter((s) => s.id === toSam.wamid);
-    expect(statuses.map((s) => (s as { status: string }).status)).toContain('delivered');
+    expect(statuses.map((s) => s.status)).toContain('delivered');
     for (const status of statuses) {
       expect(status).toMatchObject({ recipient_user_id: SAM });
       expect(status).not.toHaveProperty('recipient_id');

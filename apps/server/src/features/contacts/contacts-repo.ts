@@ -37,9 +37,12 @@ interface ContactRow {
   post_code: string | null;
   email: string | null;
   opted_out_at: Date | null;
+  bsuid: string | null;
+  username: string | null;
 }
 
-const CONTACT_COLUMNS = 'id, name, whatsapp_number, age, gender, address, post_code, email, opted_out_at';
+const CONTACT_COLUMNS =
+  'id, name, whatsapp_number, age, gender, address, post_code, email, opted_out_at, bsuid, username';
 
 function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
   return {
@@ -53,6 +56,9 @@ function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
     recipient_email: row.email,
     tags,
     opted_out_at: row.opted_out_at?.toISOString() ?? null,
+    // Only when a webhook brought them, so a contact with a number answers the spec's fields alone.
+    ...(row.bsuid === null ? {} : { bsuid: row.bsuid }),
+    ...(row.username === null ? {} : { username: row.username }),
   };
 }
 

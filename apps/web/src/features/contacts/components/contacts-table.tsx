@@ -54,7 +54,15 @@ function columns(
     },
     {
       header: 'Number',
-      cell: (c) => <span className="tabular-nums">{displayNumber(c.whatsapp_number)}</span>,
+      cell: (c) =>
+        // A customer who hides their number is known by their BSUID alone: show their username instead.
+        c.bsuid && c.whatsapp_number === c.bsuid ? (
+          <span title="WhatsApp does not share this customer's number">
+            {c.username ? `@${c.username}` : 'Number hidden'}
+          </span>
+        ) : (
+          <span className="tabular-nums">{displayNumber(c.whatsapp_number)}</span>
+        ),
     },
     { header: 'Age', cell: (c) => orDash(c.recipient_age) },
     { header: 'Gender', cell: (c) => orDash(c.recipient_gender) },
