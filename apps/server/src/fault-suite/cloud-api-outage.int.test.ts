@@ -7,6 +7,7 @@ import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 // is back, nobody is messaged twice, and meanwhile the history and the report say what they can.
 const RECIPIENTS = 1_000;
 const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 10_000);
+const GIVE_UP_FLOOR_MS = 30_000;
 let scene: FaultScene;
 let stopWorker: () => Promise<void>;
 
@@ -21,67 +22,73 @@ afterAll(async () => {
 });
 
 describe('the Cloud API failing every send for a while mid-broadcast', () => {
-  it('backs off, then completes with nobody messaged twice; the report names the error meanwhile', async () => {
-    const { t } = scene;
-    const broadcastId = await scene.broadcastToAll('Outage');
-    await waitFor('the broadcast to be under way', async () =>
-      (await scene.sentLog()).total >= 200 ? true : undefined,
-    );
-    await scene.sandbox('/__sandbox/faults', { error_rate_5xx: 1 });
-    const downAt = Date.now();
-    const sentAtOutage = (await scene.sentLog()).total;
+  it(
+    'backs off, then completes with nobody messaged twice; the report names the error meanwhile',
+    async () => {
+      const { t } = scene;
+      const broadcastId = await scene.broadcastToAll('Outage');
+      await waitFor('the broadcast to be under way', async () =>
+        (await scene.sentLog()).total >= 200 ? true : undefined,
+      );
+      await scene.sandbox('/__sandbox/faults', { error_rate_5xx: 1 });
+      const downAt = Date.now();
+      const sentAtOutage = (await scene.sentLog()).total;
 
-    await sleep(OUTAGE_MS / 2);
-    // What a user sees meanwhile.
-    const list = await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers: scene.headers });
-    const row = list.json().results.find((r: { id: number }) => r.id === broadcastId);
-    const report = await t.app.inject({
-      method: 'GET',
-      url: `/broadcast/${broadcastId}/recipients/?outcome=pending`,
-      headers: scene.headers,
-    });
-    expect(report.statusCode, report.body).toBe(200);
-    const attempts = (
-      await t.db.pool.query(
-        `select max(attempts)::int as max, count(*) filter (where error_code = 131000)::int as erred
+      await sleep(OUTAGE_MS / 2);
+      // What a user sees meanwhile.
+      const list = await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers: scene.headers });
+      const row = list.json().results.find((r: { id: number }) => r.id === broadcastId);
+      const report = await t.app.inject({
+        method: 'GET',
+        url: `/broadcast/${broadcastId}/recipients/?outcome=pending`,
+        headers: scene.headers,
+      });
+      expect(report.statusCode, report.body).toBe(200);
+      const attempts = (
+        await t.db.pool.query(
+          `select max(attempts)::int as max, count(*) filter (where error_code = 131000)::int as erred
            from broadcast_messages where broadcast_id = $1 and state = 'queued'`,
-        [broadcastId],
-      )
-    ).rows[0];
-    await sleep(OUTAGE_MS / 2);
-    await scene.sandbox('/__sandbox/faults', { error_rate_5xx: 0 });
-    const upAt = Date.now();
+          [broadcastId],
+        )
+      ).rows[0];
+      await sleep(OUTAGE_MS / 2);
+      await scene.sandbox('/__sandbox/faults', { error_rate_5xx: 0 });
+      const upAt = Date.now();
 
-    // The history row: still sending, nothing failed because of the outage.
-    expect(row.status).toBe('sending');
-    expect(row.failed_percentage).toBe(0);
-    // The report: the recipients waiting carry Meta's error as the reason they are not sent yet.
-    const pending = report.json();
-    expect(pending.outcomes.pending).toBeGreaterThan(0);
-    expect(pending.results.some((r: { error_code: number | null }) => r.error_code === 131000)).toBe(true);
-    // Back-off: in the first half of the outage a message was tried a handful of times, not hundreds.
-    expect(attempts.erred).toBeGreaterThan(0);
-    expect(attempts.max).toBeLessThanOrEqual(6);
+      // The history row: still sending, nothing failed because of the outage.
+      expect(row.status).toBe('sending');
+      expect(row.failed_percentage).toBe(0);
+      // The report: the recipients waiting carry Meta's error as the reason they are not sent yet.
+      const pending = report.json();
+      expect(pending.outcomes.pending).toBeGreaterThan(0);
+      expect(pending.results.some((r: { error_code: number | null }) => r.error_code === 131000)).toBe(true);
+      // Back-off: in the first half of the outage a message was tried a handful of times, not hundreds.
+      expect(attempts.erred).toBeGreaterThan(0);
+      if (OUTAGE_MS <= 10_000) expect(attempts.max).toBeLessThanOrEqual(6);
 
-    await waitFor(
-      'the broadcast to complete',
-      async () => ((await scene.status(broadcastId)) === 'completed' ? true : undefined),
-      60_000,
-    );
-    const completedAt = Date.now();
-    await t.app.webhooks.idle();
-    const log = await scene.sentLog();
-    expect(log.duplicate_recipients).toEqual([]);
-    expect(log.total).toBe(RECIPIENTS);
-    const states = await scene.statesOf(broadcastId);
-    const reached = ['accepted', 'sent', 'delivered', 'read'].reduce((sum, s) => sum + (states[s] ?? 0), 0);
-    // The outage cost no recipient: every one was sent once the API came back.
-    expect(reached).toBe(RECIPIENTS);
-    console.log(
-      `Cloud API outage ${((upAt - downAt) / 1000).toFixed(1)} s after ${sentAtOutage} of ${RECIPIENTS} sent: ` +
-        `history row meanwhile ${JSON.stringify({ status: row.status, status_reason: row.status_reason, waiting_until: row.waiting_until, handed: row.handed_percentage })}; ` +
-        `report pending ${pending.outcomes.pending}, first reason ${JSON.stringify(pending.results[0]?.error_title)}; ` +
-        `max tries at mid-outage ${attempts.max}; completed ${((completedAt - upAt) / 1000).toFixed(1)} s after; ${JSON.stringify(states)}`,
-    );
-  }, 120_000);
+      await waitFor(
+        'the broadcast to complete',
+        async () => ((await scene.status(broadcastId)) === 'completed' ? true : undefined),
+        60_000,
+      );
+      const completedAt = Date.now();
+      await t.app.webhooks.idle();
+      const log = await scene.sentLog();
+      expect(log.duplicate_recipients).toEqual([]);
+      expect(log.total).toBe(log.unique_recipients);
+      const states = await scene.statesOf(broadcastId);
+      const reached = ['accepted', 'sent', 'delivered', 'read'].reduce((sum, s) => sum + (states[s] ?? 0), 0);
+      // An outage shorter than the shortest 8 tries' back-off (about 30 s: send-result.ts) costs no recipient:
+      // every one is sent once the API is back. Longer ones (the bench's 60 s) fail those tried throughout.
+      if (OUTAGE_MS < GIVE_UP_FLOOR_MS) expect(reached).toBe(RECIPIENTS);
+      else expect(reached + (states.failed ?? 0)).toBe(RECIPIENTS);
+      console.log(
+        `Cloud API outage ${((upAt - downAt) / 1000).toFixed(1)} s after ${sentAtOutage} of ${RECIPIENTS} sent: ` +
+          `history row meanwhile ${JSON.stringify({ status: row.status, status_reason: row.status_reason, waiting_until: row.waiting_until, handed: row.handed_percentage })}; ` +
+          `report pending ${pending.outcomes.pending}, first reason ${JSON.stringify(pending.results[0]?.error_title)}; ` +
+          `max tries at mid-outage ${attempts.max}; completed ${((completedAt - upAt) / 1000).toFixed(1)} s after; ${JSON.stringify(states)}`,
+      );
+    },
+    OUTAGE_MS + 120_000,
+  );
 });

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BATCH } from '../features/broadcasts/sender-batch';
+import { type FaultScene, faultScene, sleep, spawnWorker, waitFor } from './fault-setup';
+
+// Issue 18, fault 1: `herald work` killed with SIGKILL 20 times in the middle of one broadcast, restarted after
+// each kill. worker-crash.int.test.ts kills it 5 times in 5,000 recipients; this one makes the issue's 20 kills
+// in 6,000 recipients to stay within the suite's budget, and bench/faults.bench.ts runs this same file with
+// the issue's 20,000 (FAULT_RECIPIENTS, FAULT_KILLS). Nobody may be messaged twice (the sandbox's log) and every
+// recipient must end in a final state (MESSAGE_OUTCOME_TIMEOUT_SECONDS 5: an unconfirmed send ends 'unknown').
+const RECIPIENTS = Number(process.env.FAULT_RECIPIENTS ?? 6_000);
+const KILLS = Number(process.env.FAULT_KILLS ?? 20);
+// Slow enough that the 20 kills all land before the last recipient is sent.
+const MPS = Number(process.env.FAULT_MPS ?? 300);
+const FINAL = ['delivered', 'read', 'failed', 'unknown', 'limited', 'not_on_whatsapp'];
+let scene: FaultScene;
+
+beforeAll(async () => {
+  scene = await faultScene({
+    email: 'kill@acme.test',
+    recipients: RECIPIENTS,
+    mps: MPS,
+    sandboxConfig: { default_messaging_limit: 'TIER_100K' },
+  });
+}, 120_000);
+
+afterAll(() => scene?.t.close());
+
+const handed = async () =>
+  Number(
+    (
+      await scene.t.db.pool.query(
+        "select count(*) as n from broadcast_messages where state not in ('queued', 'sending')",
+      )
+    ).rows[0].n,
+  );
+
+describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
+  it('messages every recipient at most once, and every recipient ends in a final state', async () => {
+    const { t } = scene;
+    const startedAt = Date.now();
+    const broadcastId = await scene.broadcastToAll('Killed');
+    let kills = 0;
+    for (; kills < KILLS; kills += 1) {
+      const before = await handed();
+      if (before >= RECIPIENTS) break;
+      const worker = spawnWorker(t.db.url, t);
+      const deadline = Date.now() + 30_000;
+      // Kill it while it sends: once it has moved some messages since it started, at a random moment after.
+      while ((await handed()) < Math.min(RECIPIENTS, before + 50) && Date.now() < deadline) await sleep(25);
+      await sleep(50 + Math.random() * 250);
+      worker.kill('SIGKILL');
+      await worker.exited;
+    }
+    const killedFor = Date.now() - startedAt;
+    const survivor = spawnWorker(t.db.url, t);
+    try {
+      await waitFor(
+        'the broadcast to complete',
+        async () => ((await scene.status(broadcastId)) === 'completed' ? true : undefined),
+        120_000,
+      );
+      // Statuses still to come, and the outcome timeout of sends whose answer the kill lost.
+      await waitFor(
+        'every recipient to end final',
+        async () => {
+          const states = await scene.statesOf(broadcastId);
+          return Object.keys(states).every((state) => FINAL.includes(state)) ? states : undefined;
+        },
+        60_000,
+      );
+    } finally {
+      survivor.kill('SIGTERM');
+      await survivor.exited;
+    }
+    await t.app.webhooks.idle();
+
+    const log = await scene.sentLog();
+    expect(log.duplicate_recipients).toEqual([]);
+    expect(log.total).toBe(log.unique_recipients);
+    const states = await scene.statesOf(broadcastId);
+    expect(Object.keys(states).filter((state) => !FINAL.includes(state))).toEqual([]);
+    expect(Object.values(states).reduce((sum, n) => sum + n, 0)).toBe(RECIPIENTS);
+    // Each recipient Meta accepted is known as reached; the rest failed or are honestly unknown, none resent.
+    const reached = (states.delivered ?? 0) + (states.read ?? 0);
+    expect(reached).toBeLessThanOrEqual(log.unique_recipients);
+    expect(reached + (states.unknown ?? 0)).toBeGreaterThanOrEqual(log.unique_recipients);
+    expect(kills).toBe(KILLS);
+    // Finding (see docs/reliability.md): a killed worker's whole claimed batch (BATCH, 200 rows) turns
+    // unconfirmed, then 'unknown', though most of it was never requested: the sandbox has no send to them.
+    // Nobody is messaged twice, but those recipients are not messaged at all. At most one batch per kill.
+    const neverSent = (states.unknown ?? 0) - (log.unique_recipients - reached);
+    expect(neverSent).toBeLessThanOrEqual(kills * BATCH);
+    console.log(
+      `worker SIGKILL x${kills} in ${RECIPIENTS} recipients: kills over ${(killedFor / 1000).toFixed(1)} s, done ${(
+        (Date.now() - startedAt) /
+        1000
+      ).toFixed(
+        1,
+      )} s; sandbox ${log.total} sent to ${log.unique_recipients}, ${log.duplicate_recipients.length} duplicates; ${JSON.stringify(states)}; ${neverSent} unknown never sent`,
+    );
+  }, 300_000);
+});
