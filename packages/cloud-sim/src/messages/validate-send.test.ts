@@ -145,6 +145,7 @@ describe('parseSendRequest', () => {
     expect(parseSendRequest({ ...base, biz_opaque_callback_data: 'row-1' })).toEqual({
       input: '+15551234567',
       digits: '15551234567',
+      toBsuid: false,
       templateName: 'summer_sale',
       languageCode: 'en_US',
       components: [],
