@@ -9,10 +9,11 @@ export const STACKED_TABLE_CLASS = [
   'max-sm:[&_thead_tr]:flex max-sm:[&_thead_th:not(:has(input))]:hidden',
   'max-sm:[&_tbody_tr]:py-2',
   // Each cell: its column's name on the left, the value on the right, wrapping instead of widening the page.
-  'max-sm:[&_td]:flex max-sm:[&_td]:items-center max-sm:[&_td]:justify-between max-sm:[&_td]:gap-3',
+  // The name pushes the value's parts together to the right; a long value wraps under it.
+  'max-sm:[&_td]:flex max-sm:[&_td]:flex-wrap max-sm:[&_td]:items-center max-sm:[&_td]:justify-end max-sm:[&_td]:gap-x-3 max-sm:[&_td]:gap-y-1',
   'max-sm:[&_td]:max-w-none max-sm:[&_td]:min-w-0 max-sm:[&_td]:py-1.5 max-sm:[&_td]:text-right',
   'max-sm:[&_td]:whitespace-normal max-sm:[&_td]:break-words',
-  'max-sm:[&_td[data-label]]:before:shrink-0 max-sm:[&_td[data-label]]:before:text-left',
+  'max-sm:[&_td[data-label]]:before:mr-auto max-sm:[&_td[data-label]]:before:shrink-0 max-sm:[&_td[data-label]]:before:text-left',
   'max-sm:[&_td[data-label]]:before:text-xs max-sm:[&_td[data-label]]:before:font-semibold',
   'max-sm:[&_td[data-label]]:before:text-slate-500 max-sm:[&_td[data-label]]:before:uppercase',
   'max-sm:[&_td[data-label]]:before:content-[attr(data-label)]',
