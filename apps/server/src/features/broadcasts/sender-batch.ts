@@ -34,7 +34,7 @@ export interface SendContext {
 }
 
 /** Refused per recipient rather than sent for Meta to refuse: an authentication template cannot go to a BSUID. */
-export const AUTHENTICATION_TO_BSUID =
+const AUTHENTICATION_TO_BSUID =
   'Authentication templates cannot be sent to a customer known only by username';
 
 /**
