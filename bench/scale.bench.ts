@@ -49,6 +49,8 @@ try {
       workers: figures.workers,
       answers_130429: figures.workers.reduce((sum, w) => sum + w.answers_130429, 0),
       webhooks_per_api: figures.webhooks_per_api,
+      api_cpu_seconds: figures.api_cpu_seconds,
+      sandbox_cpu_seconds: figures.sandbox_cpu_seconds,
       number_1_worker_held_ms: figures.paused_ms,
       wall_seconds: figures.wall_seconds,
       load_average_before: loadBefore.map((l) => Number(l.toFixed(2))),

@@ -66,6 +66,9 @@ export interface ScaleFigures {
   lease_holders: Record<string, string[]>;
   /** Webhook requests the proxy handed to each API process. */
   webhooks_per_api: number[];
+  /** CPU seconds each API process used while the broadcasts ran (mostly status webhooks). */
+  api_cpu_seconds: number[];
+  sandbox_cpu_seconds: number;
   /** How long number 1's worker was held (SIGSTOP) while number 2 started: 0 when not spread. */
   paused_ms: number;
   /** From the first create to both broadcasts completed with every status applied. */
@@ -199,6 +202,7 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
     }
 
     const cpuBefore = workers.map((worker) => cpuSeconds(worker.pid));
+    const othersBefore = [...apis, sandboxProcess].map((proc) => cpuSeconds(proc.pid));
     const startedAt = Date.now();
     const create = (i: number) =>
       api(
@@ -272,6 +276,8 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
     }
     const wallSeconds = (Date.now() - startedAt) / 1000;
     const cpuAfter = workers.map((worker) => cpuSeconds(worker.pid));
+    const othersAfter = [...apis, sandboxProcess].map((proc) => cpuSeconds(proc.pid));
+    const othersUsed = othersAfter.map((after, i) => Number((after - othersBefore[i]!).toFixed(2)));
 
     const numbers: NumberFigures[] = [];
     for (const [i, broadcastId] of broadcastIds.entries()) {
@@ -321,6 +327,8 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       workers: workerFigures,
       lease_holders: Object.fromEntries([...holders].map(([id, set]) => [id, [...set]])),
       webhooks_per_api: [...proxy.forwarded],
+      api_cpu_seconds: othersUsed.slice(0, apis.length),
+      sandbox_cpu_seconds: othersUsed[apis.length]!,
       paused_ms: pausedMs,
       wall_seconds: Number(wallSeconds.toFixed(2)),
     };

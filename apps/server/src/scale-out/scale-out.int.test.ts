@@ -26,7 +26,7 @@ beforeAll(async () => {
     apis: 2,
     workers: 3,
     spreadNumbers: true,
-    timeoutMs: 45_000,
+    timeoutMs: 50_000,
   });
   console.log(`scale-out: ${JSON.stringify(figures)}`);
 }, 85_000);
