@@ -35,7 +35,7 @@ export const BroadcastCostSchema = z
     /** Messages Meta said are billable, and those it said are free (free_customer_service, free_entry_point…). */
     billable: z.number().int(),
     free: z.number().int(),
-    /** Messages whose statuses stated no pricing yet: not counted in the cost. */
+    /** Messages WhatsApp has (sent, delivered, read) whose statuses stated no pricing yet: not in the cost. */
     unpriced: z.number().int(),
     /** The billable messages priced at the rate of their market, category and day. */
     cost: z.number(),

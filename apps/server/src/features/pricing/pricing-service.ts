@@ -17,7 +17,7 @@ import { cardDateOn, rateCategory, rateOn, type RateCard } from './rate-card';
  * digits, prefix-free) and for +1 the area code that tells North America from the Caribbean; one number per
  * group is read by libphonenumber-js. A million contacts make a few hundred groups, not a million parses.
  */
-const PREFIX = (column: string) => `left(${column}, 5)`;
+const PREFIX = (column: string) => `left(${column}, 5) collate "C"`;
 
 const money = (value: number) => Math.round(value * 1e6) / 1e6;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -54,7 +54,9 @@ export class PricingService {
     const marketing = template?.category.toUpperCase() === 'MARKETING';
     const audience = audienceQuery(source);
     const { rows } = await this.pool.query<{ sample: string; n: number }>(
-      `select min(a.whatsapp_number) as sample, count(*)::int as n
+      // Byte order ("C"): the sample is any number of the group, and comparing bytes is several times cheaper
+      // than the database's language-aware order over a million numbers.
+      `select min(a.whatsapp_number collate "C") as sample, count(*)::int as n
          from (${audience.sql}) a group by ${PREFIX('a.whatsapp_number')}`,
       [waba.id, audience.ids, marketing && request.leave_out_us_numbers],
     );
@@ -99,11 +101,12 @@ export class PricingService {
       free: number;
       unpriced: number;
     }>(
-      `select m.broadcast_id::int, min(m.whatsapp_number) as sample, m.pricing_category as category,
+      `select m.broadcast_id::int, min(m.whatsapp_number collate "C") as sample, m.pricing_category as category,
               to_char(m.priced_at at time zone 'UTC', 'YYYY-MM-DD') as day,
               count(*) filter (where m.pricing_billable)::int as billable,
               count(*) filter (where not m.pricing_billable)::int as free,
-              count(*) filter (where m.pricing_billable is null)::int as unpriced
+              count(*) filter (where m.pricing_billable is null
+                                and m.state in ('sent', 'delivered', 'read'))::int as unpriced
          from broadcast_messages m
          join broadcasts b on b.id = m.broadcast_id
         where b.waba_account_id = $1 and b.id = any($2::bigint[])

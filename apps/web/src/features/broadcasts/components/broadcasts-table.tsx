@@ -8,6 +8,7 @@ import {
 import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { formatClockTime, formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
+import { BillableLine, useBroadcastCosts } from './broadcast-cost';
 import { ALL_HANDED_NOTE, ALL_HANDED_STATUS, HANDED_TO_WHATSAPP, outcomeInSentence } from '../outcome-labels';
 
 type BroadcastsTableProps = {
@@ -52,6 +53,7 @@ const STATUS_TONES: Record<string, string> = {
 
 /** Spec §2 Broadcast history: the table, with a live progress bar on broadcasts being sent. */
 export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTableProps) {
+  const costs = useBroadcastCosts(rows ?? []);
   return (
     <DataTable
       headers={HEADERS}
@@ -60,7 +62,13 @@ export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTab
       skeletonRows={3}
       frameClassName="overflow-x-auto"
       renderRow={(row) => (
-        <BroadcastTableRow key={row.id} row={row} onAction={onAction} busy={busyId === row.id} />
+        <BroadcastTableRow
+          key={row.id}
+          row={row}
+          onAction={onAction}
+          busy={busyId === row.id}
+          cost={costs.get(row.id)}
+        />
       )}
     />
   );
@@ -70,10 +78,12 @@ function BroadcastTableRow({
   row,
   onAction,
   busy,
+  cost,
 }: {
   row: BroadcastRow;
   onAction: BroadcastsTableProps['onAction'];
   busy: boolean;
+  cost?: Parameters<typeof BillableLine>[0]['cost'];
 }) {
   const status = row.status.toLowerCase();
   // Decision 036: a pause that holds nothing back is not called 'Paused'.
@@ -124,7 +134,10 @@ function BroadcastTableRow({
       <td className="min-w-[7.5rem] px-3 py-3 text-slate-600">
         <time dateTime={row.scheduled}>{formatDateTime(row.scheduled)}</time>
       </td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatCount(row.total_recipients)}</td>
+      <td className="px-3 py-3 text-slate-600 tabular-nums">
+        {formatCount(row.total_recipients)}
+        <BillableLine cost={cost} />
+      </td>
       <td className="px-3 py-3 text-slate-600 tabular-nums">
         {formatPercent(row.sent_percentage)}
         {row.handed_percentage > 0 ? (

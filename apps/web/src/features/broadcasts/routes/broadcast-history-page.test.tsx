@@ -401,6 +401,7 @@ describe('Broadcast history (spec §2)', () => {
       const fetchMock = stubFetch((request) => {
         // The header's figures (issue 16) are not a read of the list.
         if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
+        if (pathOf(request) === '/pricing/broadcasts/') return json({ costs: [] }); // issue 20: not a list read
         reads += 1;
         const status = reads === 1 ? 'scheduled' : reads < 4 ? 'sending' : 'completed';
         const sent = Math.min(100, reads * 30);
@@ -461,6 +462,7 @@ describe('Broadcast history (spec §2)', () => {
       const fetchMock = stubFetch((request) => {
         // The header's figures (issue 16) are not a read of the list.
         if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
+        if (pathOf(request) === '/pricing/broadcasts/') return json({ costs: [] }); // issue 20: not a list read
         reads += 1;
         const delivered = reads < 3 ? 50 : 98;
         return json(

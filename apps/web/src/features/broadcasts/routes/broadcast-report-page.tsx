@@ -19,6 +19,7 @@ import { displayNumber } from '../../../lib/display-number';
 import { errorText } from '../../../lib/error-text';
 import { saveDownload } from '../../../lib/save-download';
 import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
+import { BroadcastCost } from '../components/broadcast-cost';
 import { FailureReasons } from '../components/failure-reasons';
 import { ReplyCell } from '../components/reply-cell';
 import { ReportAudience } from '../components/report-audience';
@@ -185,6 +186,7 @@ export function BroadcastReportPage() {
           </span>
         </p>
       ) : null}
+      {currentData ? <BroadcastCost id={id} wabaId={wabaId} polling={pending} /> : null}
       {currentData?.broadcast.status === 'scheduled' ? (
         <ReportAudience
           scheduled={currentData.broadcast.scheduled}

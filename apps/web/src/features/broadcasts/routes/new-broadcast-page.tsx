@@ -40,6 +40,7 @@ import { BroadcastPreview } from '../components/broadcast-preview';
 import { BroadcastSummary } from '../components/broadcast-summary';
 import { ConfirmSendDialog } from '../components/confirm-send-dialog';
 import { MessagingLimitNotice } from '../components/messaging-limit-notice';
+import { CostEstimate } from '../components/cost-estimate';
 import { RecipientsSection, RetargetRecipients } from '../components/recipients-section';
 import { SelectedRecipientsSection } from '../components/selected-recipients-section';
 import { SendFromField } from '../components/send-from-field';
@@ -276,6 +277,7 @@ export function NewBroadcastPage() {
             recipients={recipientsText}
             sendingTime={sendingTime}
           />
+          <CostEstimate state={{ ...state, phoneNumberId }} wabaId={wabaId} />
           {serverError ? <FormAlert>{serverError}</FormAlert> : null}
           <LiveErrors
             messages={Object.values(errors).filter((message): message is string => Boolean(message))}

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { Provider } from 'react-redux';
+import type { BroadcastEstimateRequest, CostEstimateResponse } from '@herald/contracts';
+import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { renderWithStore } from '../../../test/render-with-store';
+import { INITIAL_BROADCAST_FORM, type BroadcastFormState } from '../broadcast-form';
+import { withAccount } from '../test/broadcast-fixtures';
+import { CostEstimate } from './cost-estimate';
+
+// Issue 20 item 3: New broadcast's cost line and its breakdown by market, asked again when the form changes.
+const answer = (percentage: number, templateId?: number): CostEstimateResponse => {
+  const india = Math.round((300 * percentage) / 100);
+  const uk = Math.round((200 * percentage) / 100);
+  const cost = (n: number, rate: number) => Math.round(n * rate * 1e6) / 1e6;
+  return {
+    currency: 'USD',
+    category: templateId ? 'marketing' : null,
+    recipients: india + uk,
+    total: templateId ? cost(india, 0.0107) + cost(uk, 0.0529) : null,
+    markets: [
+      {
+        market: 'United Kingdom',
+        messages: uk,
+        rate: templateId ? 0.0529 : null,
+        cost: templateId ? cost(uk, 0.0529) : 0,
+      },
+      {
+        market: 'India',
+        messages: india,
+        rate: templateId ? 0.0107 : null,
+        cost: templateId ? cost(india, 0.0107) : 0,
+      },
+    ],
+    rate_card: {
+      source: 'https://developers.facebook.com/docs/whatsapp/pricing',
+      effective_from: '2025-07-01',
+    },
+  };
+};
+
+function server() {
+  return stubFetch(async (request) => {
+    if (pathOf(request) === '/pricing/estimate/' && request.method === 'POST') {
+      const body = (await request.json()) as BroadcastEstimateRequest;
+      return json(answer(body.recipients?.percentage ?? 100, body.template_id));
+    }
+    return json({ detail: 'Not found' }, 404);
+  });
+}
+
+const form = (patch: Partial<BroadcastFormState>): BroadcastFormState => ({
+  ...INITIAL_BROADCAST_FORM,
+  mode: 'all',
+  ...patch,
+});
+const line = () => screen.getByRole('status', { name: 'Estimated cost' }).textContent;
+
+type Rerender = (ui: ReactElement) => void;
+/** RTL's rerender replaces the whole tree: keep the store's Provider around the new one. */
+const withStore =
+  (rerender: Rerender, store: Parameters<typeof Provider>[0]['store']) => (ui: ReactElement) =>
+    rerender(<Provider store={store}>{ui}</Provider>);
+
+describe('CostEstimate', () => {
+  it('shows the cost of the audience at the template’s rates, by market on demand, and follows the form', async () => {
+    const fetchMock = server();
+    const { rerender: rerenderBare, store } = renderWithStore(
+      <CostEstimate state={form({ percentage: 100 })} wabaId="w" />,
+      {
+        preloadedState: withAccount,
+      },
+    );
+    const rerender = withStore(rerenderBare, store);
+    expect(
+      await screen.findByText('Choose a template to estimate the cost.', undefined, { timeout: 3000 }),
+    ).toBeTruthy();
+
+    rerender(<CostEstimate state={form({ percentage: 100, templateId: '1' })} wabaId="w" />);
+    // 300 × 0.0107 + 200 × 0.0529 = 3.21 + 10.58
+    expect(
+      await screen.findByText('Estimated cost: $13.79 for 500 recipients at marketing rates', undefined, {
+        timeout: 3000,
+      }),
+    ).toBeTruthy();
+
+    fireEvent.click(screen.getByText('Cost by market'));
+    const table = screen.getByRole('table');
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      'MarketRecipientsRateCost',
+      'United Kingdom200$0.0529$10.58',
+      'India300$0.0107$3.21',
+    ]);
+
+    // 40 % of the audience: asked again with the new percentage (120 × 0.0107 + 80 × 0.0529 = 5.516).
+    rerender(<CostEstimate state={form({ percentage: 40, templateId: '1' })} wabaId="w" />);
+    expect(
+      await screen.findByText('Estimated cost: $5.52 for 200 recipients at marketing rates', undefined, {
+        timeout: 3000,
+      }),
+    ).toBeTruthy();
+    const bodies = await Promise.all(
+      fetchMock
+        .requests()
+        .filter((r) => pathOf(r) === '/pricing/estimate/')
+        .map((r) => r.clone().json() as Promise<BroadcastEstimateRequest>),
+    );
+    expect(bodies.map((b) => [b.template_id, b.recipients?.percentage])).toEqual([
+      [undefined, 100],
+      [1, 100],
+      [1, 40],
+    ]);
+    expect(line()).toContain('$5.52');
+  });
+
+  it('says so when the estimate cannot be had, and shows nothing without an audience', async () => {
+    stubFetch(() => json({ detail: 'Unavailable' }, 503));
+    const { rerender: rerenderBare, store } = renderWithStore(
+      <CostEstimate state={form({ templateId: '1' })} wabaId="w" />,
+      {
+        preloadedState: withAccount,
+      },
+    );
+    const rerender = withStore(rerenderBare, store);
+    expect(
+      await screen.findByText('The cost could not be estimated now.', undefined, { timeout: 3000 }),
+    ).toBeTruthy();
+    rerender(<CostEstimate state={form({ mode: 'filter', tagIds: [], templateId: '1' })} wabaId="w" />);
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Estimated cost' })).toBeNull());
+  });
+});

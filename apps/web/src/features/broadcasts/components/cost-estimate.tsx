@@ -1,0 +1,80 @@
+import { skipToken } from '@reduxjs/toolkit/query';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { estimateRequest, type BroadcastFormState } from '../broadcast-form';
+import { formatUsd, useGetCostEstimateQuery } from '../cost-api';
+import { formatCount } from '../format';
+import { ESTIMATE_DEBOUNCE_MS } from '../use-broadcast-estimate';
+
+type CostEstimateProps = { state: BroadcastFormState; wabaId: string | null };
+
+/**
+ * New broadcast's cost before sending (issue 20 item 3): the recipients by market × today's rate for the
+ * template's category, asked again (debounced) whenever the audience, percentage or template changes, with the
+ * breakdown by market on demand. Meta charges delivered messages only, so this is the most it would cost.
+ */
+export function CostEstimate({ state, wabaId }: CostEstimateProps) {
+  const body = useDebouncedValue(estimateRequest(state, state.leaveOutUsNumbers), ESTIMATE_DEBOUNCE_MS);
+  const query = useGetCostEstimateQuery(body ? { body, wabaId } : skipToken);
+  const estimate = query.data;
+  if (!body) return null;
+
+  const line = !estimate
+    ? query.isError
+      ? 'The cost could not be estimated now.'
+      : 'Estimating the cost...'
+    : estimate.total === null
+      ? 'Choose a template to estimate the cost.'
+      : `Estimated cost: ${formatUsd(estimate.total)} for ${formatCount(estimate.recipients)} ${
+          estimate.recipients === 1 ? 'recipient' : 'recipients'
+        } at ${estimate.category} rates`;
+
+  return (
+    <section
+      aria-label="Estimated cost"
+      className="space-y-2 rounded-lg bg-slate-50 p-3 text-sm ring-1 ring-slate-200 ring-inset"
+    >
+      <output aria-label="Estimated cost" className="block font-medium text-slate-700">
+        {line}
+      </output>
+      {estimate && estimate.total !== null && estimate.markets.length > 0 ? (
+        <details>
+          <summary className="cursor-pointer text-emerald-700">Cost by market</summary>
+          <table className="mt-2 w-full text-left text-sm">
+            <thead className="text-slate-500">
+              <tr>
+                <th scope="col" className="py-1 font-medium">
+                  Market
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Recipients
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Rate
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Cost
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {estimate.markets.map((market) => (
+                <tr key={market.market} className="border-t border-slate-200">
+                  <th scope="row" className="py-1 font-normal">
+                    {market.market}
+                  </th>
+                  <td className="py-1 text-right">{formatCount(market.messages)}</td>
+                  <td className="py-1 text-right">{market.rate === null ? '—' : formatUsd(market.rate)}</td>
+                  <td className="py-1 text-right">{formatUsd(market.cost)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="mt-2 text-slate-500">
+            Meta charges delivered messages only, at its rate card of{' '}
+            {estimate.rate_card.effective_from ?? 'today'}.
+          </p>
+        </details>
+      ) : null}
+    </section>
+  );
+}

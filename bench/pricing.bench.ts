@@ -1,0 +1,136 @@
+// The cost estimate at 1,000,000 contacts (issue 20 item 3, decision 049): PricingService.estimate on a fresh
+// database (numbers grouped by prefix in SQL, one number per group read by libphonenumber-js), for everyone
+// and for a tag on a tenth, against the 300 ms p95 goal. BENCH_CONTACTS changes the size, BENCH_RUNS the runs.
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { migrate } from '../apps/server/src/db/migrate';
+import { createPool } from '../apps/server/src/db/pool';
+import { estimateAudience } from '../apps/server/src/features/broadcasts/broadcast-estimate';
+import { PricingService } from '../apps/server/src/features/pricing/pricing-service';
+import { loadRateCard } from '../apps/server/src/features/pricing/rate-card';
+import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+const server = await openDatabaseServer();
+const database = `herald_bench_pricing_${process.pid}`;
+await adminQuery(server.adminUrl, `create database ${database}`);
+const url = withDatabase(server.adminUrl, database);
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+
+try {
+  await migrate(url);
+  const pool = createPool(url, 4);
+  const { rows } = await pool.query<{ id: number }>(
+    `with u as (insert into users (email, password_hash, pin_hash) values ('bench@example.com', 'x', 'x') returning id)
+     insert into waba_accounts (waba_id, user_id, business_token_encrypted) select 'bench-waba', id, 'x' from u
+     returning id::int`,
+  );
+  const id = rows[0]!.id;
+  // Numbers across many markets: a calling code from a mix of countries and 9 more digits.
+  const codes = [
+    '1415',
+    '1212',
+    '44',
+    '49',
+    '91',
+    '234',
+    '254',
+    '55',
+    '52',
+    '62',
+    '33',
+    '39',
+    '34',
+    '971',
+    '966',
+    '7',
+  ];
+  const fill = performance.now();
+  await pool.query(
+    `insert into contacts (waba_account_id, name, whatsapp_number)
+     select $1, 'C' || i, '+' || ($2::text[])[1 + i % array_length($2::text[], 1)] || lpad(i::text, 9, '0')
+       from generate_series(1, $3) i`,
+    [id, codes, CONTACTS],
+  );
+  const tag = await pool.query<{ id: number }>(
+    `insert into tags (waba_account_id, name) values ($1, 'tenth') returning id::int`,
+    [id],
+  );
+  await pool.query(
+    `insert into contact_tags (contact_id, tag_id) select c.id, $2 from contacts c where c.waba_account_id = $1 and c.id % 10 = 0`,
+    [id, tag.rows[0]!.id],
+  );
+  await pool.query(
+    `insert into templates (waba_account_id, name, language, category, status, components)
+     values ($1, 'promo', 'en_US', 'MARKETING', 'APPROVED', '[]')`,
+    [id],
+  );
+  await pool.query('vacuum analyze');
+  const fillSeconds = (performance.now() - fill) / 1000;
+  const templateId = (await pool.query<{ id: number }>('select id::int from templates')).rows[0]!.id;
+  const pricing = new PricingService(pool, loadRateCard());
+  const waba = { id, wabaId: 'bench-waba', userId: 0, businessTokenEncrypted: 'x' };
+
+  async function measure(recipients: object) {
+    const times: number[] = [];
+    let total = 0;
+    for (let run = 0; run < RUNS + 3; run += 1) {
+      const start = performance.now();
+      const answer = await pricing.estimate(waba, {
+        template_id: templateId,
+        recipients: recipients as never,
+        leave_out_us_numbers: false,
+      });
+      if (run >= 3) times.push(performance.now() - start); // the first runs warm the cache and the plan
+      total = answer.total ?? 0;
+    }
+    times.sort((a, b) => a - b);
+    const round = (v: number) => Math.round(v * 10) / 10;
+    return {
+      p50_ms: round(percentile(times, 0.5)),
+      p95_ms: round(percentile(times, 0.95)),
+      max_ms: round(times.at(-1)!),
+      total_usd: total,
+    };
+  }
+
+  // The recipients estimate New broadcast already asks for (POST /broadcast/estimate/), the same way, as the
+  // floor this machine's load sets for any pass over a million contacts.
+  const floorTimes: number[] = [];
+  for (let run = 0; run < RUNS + 3; run += 1) {
+    const start = performance.now();
+    await estimateAudience(pool, waba, {
+      source: { kind: 'tags', tagIds: null },
+      percentage: 100,
+      category: 'MARKETING',
+      leaveOutUs: false,
+    });
+    if (run >= 3) floorTimes.push(performance.now() - start);
+  }
+  floorTimes.sort((a, b) => a - b);
+  const recipientsEstimate = {
+    p50_ms: Math.round(percentile(floorTimes, 0.5) * 10) / 10,
+    p95_ms: Math.round(percentile(floorTimes, 0.95) * 10) / 10,
+  };
+  const everyone = await measure({ type: 'all', percentage: 100 });
+  const tagged = await measure({ type: 'filtered', tag_ids: [tag.rows[0]!.id], percentage: 50 });
+  console.log(
+    JSON.stringify({
+      contacts: CONTACTS,
+      runs: RUNS,
+      fill_seconds: Math.round(fillSeconds),
+      everyone,
+      tagged,
+      recipients_estimate: recipientsEstimate,
+      goal_p95_ms: 300,
+      loadavg: loadavg().map((v) => Math.round(v * 100) / 100),
+    }),
+  );
+  await pool.end();
+} finally {
+  await adminQuery(server.adminUrl, `drop database if exists ${database}`).catch(() => undefined);
+  await server.stop();
+}
