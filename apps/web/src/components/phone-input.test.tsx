@@ -65,6 +65,18 @@ describe('PhoneInput (spec §5, §9)', () => {
     expect(onChange).toHaveBeenLastCalledWith('+141');
   });
 
+  it('keeps a + typed key by key until its country code is complete (issue 19: keyboard entry)', () => {
+    const { input, country, onChange } = renderInput();
+    // One change per key, as a keyboard makes them: '+', '+4', then the code is complete.
+    let text = '';
+    for (const key of '+447911123456') {
+      text = `${input.value}${key}`;
+      fireEvent.change(input, { target: { value: text } });
+    }
+    expect(country.value).toBe('GB');
+    expect(onChange).toHaveBeenLastCalledWith('+447911123456');
+  });
+
   it('picks United Kingdom for +44 as it is typed, not Guernsey (issue 17)', () => {
     const { input, country } = renderInput();
     fireEvent.change(input, { target: { value: '+44' } });

@@ -116,6 +116,9 @@ export function PhoneInput({
   const [state, setState] = useState(() => initialState(defaultValue, defaultCountry));
   const { country, digits } = state;
   const formatted = useMemo(() => formatNational(digits, country), [country, digits]);
+  // A '+' typed key by key has no calling code yet ('+', '+4'): shown as typed until the code is complete,
+  // or typing an international number by keyboard (not pasting it) would lose the '+' (issue 19).
+  const [pending, setPending] = useState<string | null>(null);
 
   function update(next: { country: CountryCode; digits: string }) {
     const capped = { country: next.country, digits: capDigits(next.digits, next.country) };
@@ -127,10 +130,16 @@ export function PhoneInput({
     if (text.trimStart().startsWith('+')) {
       const international = readInternational(text, country);
       if (international) {
+        setPending(null);
         update(international);
         return;
       }
+      if (/^\+\d{0,3}$/.test(text.trim())) {
+        setPending(text.trim());
+        return;
+      }
     }
+    setPending(null);
     let nextDigits = text.replace(/\D/g, '');
     // Backspace over a formatting character ')' or '-' removes no digit: remove the digit before it, or
     // the formatter would put the character straight back.
@@ -178,7 +187,7 @@ export function PhoneInput({
           type="tel"
           inputMode="tel"
           autoComplete="tel-national"
-          value={formatted}
+          value={pending ?? formatted}
           onChange={(event) => handleInput(event.target.value)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
