@@ -7,3 +7,10 @@ alter table broadcast_messages
   add column pricing_category text,
   add column pricing_type text,
   add column priced_at timestamptz;
+
+-- The cost estimate groups an audience by the first four digits of its numbers (calling code, and area code for
+-- +1; decision 049): this index answers that grouping for a million contacts from the index alone, in order,
+-- instead of hashing a scan of the table (about half the time: 80 against 150-170 ms on the bench machine).
+create index contacts_market_prefix_idx
+  on contacts (waba_account_id, (left(whatsapp_number, 5) collate "C")) include (whatsapp_number)
+  where opted_out_at is null;
