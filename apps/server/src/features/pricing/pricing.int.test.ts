@@ -141,6 +141,34 @@ describe('cost before: the estimate', () => {
     });
   });
 
+  it('counts a tag audience as the recipients estimate does, opted-out contacts left out', async () => {
+    const tag = (
+      await q<{ id: number }>(
+        `insert into tags (waba_account_id, name) values ($1, 'Europe') returning id::int`,
+        [accountId],
+      )
+    )[0]!.id;
+    await q(
+      `insert into contact_tags (contact_id, tag_id)
+       select id, $2 from contacts where waba_account_id = $1 and whatsapp_number ~ '^[+](44|49|91987650000[19])'`,
+      [accountId, tag],
+    );
+    const marketing = (await q<{ id: number }>(`select id::int from templates where name = 'promo_cost'`))[0]!
+      .id;
+    const body = {
+      template_id: marketing,
+      recipients: { type: 'filtered', tag_ids: [tag], percentage: 100 },
+    };
+    const cost = (await estimate(body)).json();
+    const recipients = (
+      await t.app.inject({ method: 'POST', url: '/broadcast/estimate/', headers, payload: body })
+    ).json().recipients;
+    // 2 UK, 2 Germany and one India number (the other tagged India contact opted out).
+    expect(cost.recipients).toBe(5);
+    expect(recipients).toBe(5);
+    expect(cost.total).toBeCloseTo(2 * 0.06 + 2 * 0.1365 + 0.02, 6);
+  });
+
   it('names the field of a bad request and answers without a template with no total', async () => {
     const bad = await estimate({ template_id: 999_999, recipients: { type: 'all', percentage: 100 } });
     expect(bad.statusCode).toBe(400);
