@@ -1,9 +1,5 @@
-import {
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-  type CountryCode,
-} from 'libphonenumber-js';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import metadata from 'libphonenumber-js/metadata.min.json' with { type: 'json' };
 
 /**
  * Meta's pricing markets (decision 048): countries with their own rates, regions ("Rest of …") for the rest
@@ -67,21 +63,24 @@ export function marketOfCountry(country: CountryCode | string | undefined): stri
   return (country && MARKET_OF_COUNTRY.get(country)) || OTHER_MARKET;
 }
 
-/** Shared calling codes priced as their main country (Meta prices by calling code: +1 is North America). */
-const MAIN_COUNTRY: Record<string, CountryCode> = { '1': 'US', '7': 'RU', '44': 'GB' };
-const COUNTRY_OF_CODE = new Map<string, CountryCode>();
-for (const country of getCountries()) {
-  const code = getCountryCallingCode(country);
-  if (!COUNTRY_OF_CODE.has(code)) COUNTRY_OF_CODE.set(code, MAIN_COUNTRY[code] ?? country);
-}
+/** Each calling code's main country, as libphonenumber-js's metadata lists it first (+1 US, +44 GB, +358 FI). */
+const COUNTRY_OF_CODE = new Map<string, CountryCode>(
+  Object.entries(metadata.country_calling_codes).map(([code, countries]) => [
+    code,
+    countries[0] as CountryCode,
+  ]),
+);
 
 /**
- * The market of an E.164 number: its country when the number is a valid one of a country, else the country
- * of its calling code (a number in a range libphonenumber-js does not know is still priced by its code);
- * "Other" when not even a calling code is found.
+ * The market of an E.164 number. Meta prices by country calling code, so a code shared by several countries is
+ * priced as its main one (+44 07911 is Guernsey to libphonenumber-js, the United Kingdom to Meta), except +1 and
+ * +7, where the number's own country tells North America from the Caribbean and Russia from Kazakhstan. A
+ * number libphonenumber-js places in no country is priced by its code; "Other" when not even a code is found.
  */
 export function marketOfNumber(number: string): string {
   const parsed = parsePhoneNumberFromString(number);
   if (!parsed) return OTHER_MARKET;
-  return marketOfCountry(parsed.country ?? COUNTRY_OF_CODE.get(parsed.countryCallingCode));
+  const code = parsed.countryCallingCode;
+  const byCode = COUNTRY_OF_CODE.get(code);
+  return marketOfCountry(code === '1' || code === '7' ? (parsed.country ?? byCode) : byCode);
 }
