@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import metadata from 'libphonenumber-js/metadata.min.json' with { type: 'json' };
+import metadata from 'libphonenumber-js/min/metadata';
 
 /**
  * Meta's pricing markets (decision 048): countries with their own rates, regions ("Rest of …") for the rest
