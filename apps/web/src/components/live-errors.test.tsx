@@ -15,14 +15,14 @@ describe('announced errors', () => {
     expect(input.getAttribute('aria-describedby')).toBe(region?.firstElementChild?.id);
   });
 
-  it('LiveErrors counts and reads the messages, and is empty when all is well', () => {
-    const { rerender } = render(<LiveErrors messages={[]} />);
+  it('LiveErrors says how many fields need attention, and is empty when all is well', () => {
+    const { rerender } = render(<LiveErrors count={0} />);
     const region = screen.getByTestId('live-errors');
     expect(region.getAttribute('aria-live')).toBe('polite');
     expect(region.textContent).toBe('');
-    rerender(<LiveErrors messages={['Please enter a broadcast name', 'Please select a message template']} />);
-    expect(region.textContent).toBe(
-      '2 errors: Please enter a broadcast name. Please select a message template',
-    );
+    rerender(<LiveErrors count={2} />);
+    expect(region.textContent).toBe('2 fields need attention');
+    rerender(<LiveErrors count={1} />);
+    expect(region.textContent).toBe('1 field needs attention');
   });
 });

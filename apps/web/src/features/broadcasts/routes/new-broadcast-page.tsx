@@ -279,9 +279,7 @@ export function NewBroadcastPage() {
           />
           <CostEstimate state={{ ...state, phoneNumberId }} wabaId={wabaId} />
           {serverError ? <FormAlert>{serverError}</FormAlert> : null}
-          <LiveErrors
-            messages={Object.values(errors).filter((message): message is string => Boolean(message))}
-          />
+          <LiveErrors count={Object.values(errors).filter(Boolean).length} />
           <div className="flex flex-wrap justify-end gap-2">
             <Link to="/broadcast" className={secondaryButtonClass}>
               Cancel
