@@ -48,6 +48,8 @@ export interface NumberFigures {
   send_seconds: number;
   rate_mps: number;
   share_of_cap: number;
+  /** Sends accepted in each 10 s from the first: shows whether the rate held or sagged. */
+  accepted_per_10s: number[];
 }
 
 export interface WorkerFigures {
@@ -297,6 +299,12 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
         [broadcastId],
       );
       const row = rows[0]!;
+      const { rows: tens } = await pool.query<{ n: number }>(
+        `with m as (select accepted_at from broadcast_messages where broadcast_id = $1 and accepted_at is not null)
+         select floor(extract(epoch from (m.accepted_at - f.t0)) / 10) as bucket, count(*)::int as n
+           from m, (select min(accepted_at) as t0 from m) f group by bucket order by bucket`,
+        [broadcastId],
+      );
       const rate = row.accepted / Number(row.seconds);
       numbers.push({
         phone_number_id: numberIds[i]!,
@@ -310,6 +318,7 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
         send_seconds: Number(Number(row.seconds).toFixed(2)),
         rate_mps: Math.round(rate),
         share_of_cap: Number((rate / mps).toFixed(3)),
+        accepted_per_10s: tens.map((t) => t.n),
       });
     }
     const workerFigures: WorkerFigures[] = [];
