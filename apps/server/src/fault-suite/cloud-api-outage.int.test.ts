@@ -7,7 +7,6 @@ import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 // is back, nobody is messaged twice, and meanwhile the history and the report say what they can.
 const RECIPIENTS = 1_000;
 const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 10_000);
-const GIVE_UP_FLOOR_MS = 30_000;
 let scene: FaultScene;
 let stopWorker: () => Promise<void>;
 
@@ -78,16 +77,16 @@ describe('the Cloud API failing every send for a while mid-broadcast', () => {
       expect(log.total).toBe(log.unique_recipients);
       const states = await scene.statesOf(broadcastId);
       const reached = ['accepted', 'sent', 'delivered', 'read'].reduce((sum, s) => sum + (states[s] ?? 0), 0);
-      // An outage shorter than the shortest 8 tries' back-off (about 30 s: send-result.ts) costs no recipient:
-      // every one is sent once the API is back. Longer ones (the bench's 60 s) fail those tried throughout.
-      if (OUTAGE_MS < GIVE_UP_FLOOR_MS) expect(reached).toBe(RECIPIENTS);
-      else expect(reached + (states.failed ?? 0)).toBe(RECIPIENTS);
       console.log(
         `Cloud API outage ${((upAt - downAt) / 1000).toFixed(1)} s after ${sentAtOutage} of ${RECIPIENTS} sent: ` +
           `history row meanwhile ${JSON.stringify({ status: row.status, status_reason: row.status_reason, waiting_until: row.waiting_until, handed: row.handed_percentage })}; ` +
           `report pending ${pending.outcomes.pending}, first reason ${JSON.stringify(pending.results[0]?.error_title)}; ` +
-          `max tries at mid-outage ${attempts.max}; completed ${((completedAt - upAt) / 1000).toFixed(1)} s after; ${JSON.stringify(states)}`,
+          `max tries at mid-outage ${attempts.max}; completed ${((completedAt - upAt) / 1000).toFixed(1)} s after it was back; ${JSON.stringify(states)}`,
       );
+      // The outage cost no recipient: every one was sent once the API came back. A message gives up after 8
+      // tries (send-result.ts: about 30-60 s of back-off), so a longer outage (the bench's 60 s) fails those
+      // tried throughout it: this assertion fails there (issue 18's finding), the line above says how many.
+      expect(reached).toBe(RECIPIENTS);
     },
     OUTAGE_MS + 120_000,
   );
