@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { DashboardActivity } from '@herald/contracts';
+import { labelStackedCells, STACKED_TABLE_CLASS } from '../../../components/stacked-table';
 
 const KIND_LABELS: Record<DashboardActivity['kind'], string> = {
   broadcast: 'Broadcast',
@@ -28,7 +29,11 @@ export function RecentActivity({ rows }: { rows: DashboardActivity[] }) {
         </p>
       ) : (
         <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          {/* On a phone the rows stack, so Date and Status stay in view (issue 19). */}
+          <table
+            ref={labelStackedCells}
+            className={`min-w-full divide-y divide-slate-200 text-sm ${STACKED_TABLE_CLASS}`}
+          >
             <thead className="bg-slate-50">
               <tr>
                 {['Activity', 'Type', 'Date', 'Status'].map((header) => (
