@@ -2,7 +2,13 @@ import type { Claimed } from './broadcast-engine';
 import type { SendOutcome } from './message-sender';
 import type { SendResult } from './message-settle';
 
-const MAX_ATTEMPTS = 8;
+/**
+ * Tries of a message whose sends fail for a passing reason (5xx, a refused connection, 130429, 131056). With
+ * the back-off doubling from 0.5 s to its 60 s cap, 15 tries span about 4.5 to 9 minutes: an outage of the
+ * Cloud API of a few minutes delays the broadcast and fails nobody (the fault suite's 60 s outage).
+ */
+const MAX_ATTEMPTS = 15;
+const MAX_BACKOFF_MS = 60_000;
 
 /** What a send's outcome makes of its message row: settled, retried later with a back-off, or given up. */
 export function toResult(message: Claimed, outcome: SendOutcome): SendResult {
@@ -36,7 +42,7 @@ export function toResult(message: Claimed, outcome: SendOutcome): SendResult {
         };
       }
       // Exponential backoff with full jitter, at least what Meta asks (6 s per recipient for the pair rate).
-      const backoff = Math.min(30_000, 500 * 2 ** (message.attempts - 1));
+      const backoff = Math.min(MAX_BACKOFF_MS, 500 * 2 ** (message.attempts - 1));
       const delayMs = Math.max(
         outcome.minDelayMs ?? 0,
         Math.round(backoff / 2 + Math.random() * (backoff / 2)),
