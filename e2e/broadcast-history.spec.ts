@@ -1,11 +1,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Browser, Download, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BroadcastReport } from '@herald/contracts';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 17 items 2 and 5 in Chromium: the history filtered by date and exported (the downloaded CSV's rows), a
 // report exported under a filter and 'New broadcast to these recipients' landing on New broadcast with the URL.
@@ -84,23 +85,8 @@ beforeAll(async () => {
   await signInViaUi(page, stack, 'history@shop.test', PASSWORD);
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  console.log(`stack output:\n${stack.output().slice(-6000)}`);
-  console.log(`browser log:\n${trouble.join('\n')}`);
-  console.log(
-    `page text:\n${await page
-      .locator('main')
-      .innerText()
-      .catch(() => '')}`,
-  );
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
-});
+printCluesOnFailure(() => ({ stack, trouble, page }));
+closeAfterAll(() => ({ browser, stack }));
 
 const card = (title: string) =>
   page.getByRole('list', { name: 'Summary' }).getByRole('listitem', { name: title });

@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 15 in Chromium: the number a broadcast sends from, the portfolio's 24-hour messaging limit, a template
 // WhatsApp pauses, and the delivery report's reasons. The sandbox starts every portfolio at its smallest tier
@@ -98,23 +99,8 @@ beforeAll(async () => {
   await signInViaUi(page, stack, EMAIL, PASSWORD);
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  console.log(`stack output:\n${stack.output().slice(-6000)}`);
-  console.log(`browser log:\n${trouble.join('\n')}`);
-  console.log(
-    `page text:\n${await page
-      .locator('main')
-      .innerText()
-      .catch(() => '')}`,
-  );
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
-});
+printCluesOnFailure(() => ({ stack, trouble, page }));
+closeAfterAll(() => ({ browser, stack }));
 
 const row = (name: string) => page.getByRole('row').filter({ hasText: name });
 const limitLine = () => page.getByRole('status', { name: 'Messaging limit' });

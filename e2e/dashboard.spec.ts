@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BroadcastReport } from '@herald/contracts';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 16 end to end: a broadcast to three contacts, delivered and read by the sandbox, one recipient replies
 // through the sandbox's control API; the report's Replied filter and the Dashboard's cards and charts show
@@ -66,23 +67,8 @@ beforeAll(async () => {
   await signInViaUi(page, stack, 'figures@shop.test', PASSWORD);
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  console.log(`stack output:\n${stack.output().slice(-6000)}`);
-  console.log(`browser log:\n${trouble.join('\n')}`);
-  console.log(
-    `page text:\n${await page
-      .locator('main')
-      .innerText()
-      .catch(() => '')}`,
-  );
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
-});
+printCluesOnFailure(() => ({ stack, trouble, page }));
+closeAfterAll(() => ({ browser, stack }));
 
 const card = (title: string) =>
   page.getByRole('list', { name: 'Metrics' }).getByRole('listitem', { name: title });

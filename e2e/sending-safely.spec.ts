@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 17 items 4 and 5 in Chromium: a send confirmed in a dialog (Cancel sends nothing), a test message to a
 // typed number, and a new broadcast to a finished broadcast's non-readers, opened from the retarget URL.
@@ -56,23 +57,8 @@ beforeAll(async () => {
   await signInViaUi(page, stack, EMAIL, PASSWORD);
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  console.log(`stack output:\n${stack.output().slice(-6000)}`);
-  console.log(`browser log:\n${trouble.join('\n')}`);
-  console.log(
-    `page text:\n${await page
-      .locator('main')
-      .innerText()
-      .catch(() => '')}`,
-  );
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
-});
+printCluesOnFailure(() => ({ stack, trouble, page }));
+closeAfterAll(() => ({ browser, stack }));
 
 async function openNewBroadcast(url = `${stack.url}/broadcast/new`) {
   await page.goto(url);
