@@ -31,6 +31,8 @@ export const CostEstimateResponseSchema = z
 export const BroadcastCostSchema = z
   .object({
     broadcast_id: z.number().int(),
+    /** The broadcast's name, as the history shows it. */
+    name: z.string(),
     currency: z.literal('USD'),
     /** Messages Meta said are billable, and those it said are free (free_customer_service, free_entry_point…). */
     billable: z.number().int(),

@@ -4,10 +4,11 @@ import { type FaultScene, faultScene, sleep, spawnWorker, waitFor } from './faul
 
 // Issue 18, fault 1: `herald work` killed with SIGKILL 20 times in the middle of one broadcast, restarted after
 // each kill. worker-crash.int.test.ts kills it 5 times in 5,000 recipients; this one makes the issue's 20 kills
-// in 6,000 recipients to stay within the suite's budget, and bench/faults.bench.ts runs this same file with
+// in 12,000 recipients to stay within the suite's budget (a kill costs up to two claimed batches, so fewer
+// recipients run out before the 20th kill), and bench/faults.bench.ts runs this same file with
 // the issue's 20,000 (FAULT_RECIPIENTS, FAULT_KILLS). Nobody may be messaged twice (the sandbox's log) and every
 // recipient must end in a final state (MESSAGE_OUTCOME_TIMEOUT_SECONDS 5: an unconfirmed send ends 'unknown').
-const RECIPIENTS = Number(process.env.FAULT_RECIPIENTS ?? 6_000);
+const RECIPIENTS = Number(process.env.FAULT_RECIPIENTS ?? 12_000);
 const KILLS = Number(process.env.FAULT_KILLS ?? 20);
 // Slow enough that the 20 kills all land before the last recipient is sent.
 const MPS = Number(process.env.FAULT_MPS ?? 300);
@@ -85,11 +86,12 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
     expect(reached).toBeLessThanOrEqual(log.unique_recipients);
     expect(reached + (states.unknown ?? 0)).toBeGreaterThanOrEqual(log.unique_recipients);
     expect(kills).toBe(KILLS);
-    // Finding (see docs/reliability.md): a killed worker's whole claimed batch (BATCH, 200 rows) turns
-    // unconfirmed, then 'unknown', though most of it was never requested: the sandbox has no send to them.
-    // Nobody is messaged twice, but those recipients are not messaged at all. At most one batch per kill.
+    // Finding (see docs/reliability.md): a killed worker's claimed batches (the one sending and the next one,
+    // claimed while it sends: BATCH rows each) turn unconfirmed, then 'unknown', though most were never
+    // requested: the sandbox has no send to them. Nobody is messaged twice, but those recipients are not
+    // messaged at all. At most two batches per kill.
     const neverSent = (states.unknown ?? 0) - (log.unique_recipients - reached);
-    expect(neverSent).toBeLessThanOrEqual(kills * BATCH);
+    expect(neverSent).toBeLessThanOrEqual(kills * 2 * BATCH);
     console.log(
       `worker SIGKILL x${kills} in ${RECIPIENTS} recipients: kills over ${(killedFor / 1000).toFixed(1)} s, done ${(
         (Date.now() - startedAt) /

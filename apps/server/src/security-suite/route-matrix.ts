@@ -116,6 +116,7 @@ export const BODY_SAMPLES: Record<string, BodySample> = {
 /** Query parameters that name objects, by route: a new `…_id` query parameter must be added. */
 export const QUERY_SAMPLES: Record<string, Record<string, Slot>> = {
   'GET /recipient/create/': { tag_ids: 'tag' },
+  'GET /pricing/broadcasts/': { ids: 'broadcast' },
 };
 
 const ID_NAME = /(^|_)ids?$/;

@@ -72,6 +72,14 @@ export const samplePayloads: Record<string, BodySample> = {
       phone_number_id: String(pick('phoneNumber')),
     },
   }),
+  'POST /pricing/estimate/': (pick) => ({
+    json: {
+      template_id: pick('template'),
+      recipients: { type: 'filtered', tag_ids: [pick('tag')], percentage: 100 },
+      audience: { kind: 'broadcast_recipients', broadcast_id: pick('broadcast'), filter: {} },
+      phone_number_id: String(pick('phoneNumber')),
+    },
+  }),
   'POST /broadcast/test/': (pick, context) => ({
     json: {
       template_id: pick('template'),

@@ -6,9 +6,10 @@ import {
   type MarketCost,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
+import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
 import { audienceQuery, usNumberSql, type AudienceSource } from '../broadcasts/audience-sql';
-import { findTemplate, requestAudience } from '../broadcasts/broadcast-estimate';
+import { findTemplate, requestAudience, sendingNumber } from '../broadcasts/broadcast-estimate';
 import { marketOfNumber } from './markets';
 import { cardDateOn, rateCategory, rateOn, type RateCard } from './rate-card';
 
@@ -68,6 +69,8 @@ export class PricingService {
    * × today's rate for the template's category. Below 100 % each market's share is scaled as the recipients are.
    */
   async estimate(waba: OwnedWaba, request: BroadcastEstimateRequest): Promise<CostEstimateResponse> {
+    // The same checks as POST /broadcast/estimate/: another account's number is not this account's to price.
+    if (request.phone_number_id !== undefined) await sendingNumber(this.pool, waba, request.phone_number_id);
     const template =
       request.template_id === undefined ? null : await findTemplate(this.pool, waba, request.template_id);
     const { source, percentage } = await requestAudience(this.pool, waba, request);
@@ -134,13 +137,18 @@ export class PricingService {
       [waba.id, ids],
     );
     const costs = new Map<number, BroadcastCost & { lines: Map<string, MarketCost> }>();
-    const found = await this.pool.query<{ id: number }>(
-      'select id::int from broadcasts where waba_account_id = $1 and id = any($2::bigint[]) order by id',
+    const found = await this.pool.query<{ id: number; name: string }>(
+      'select id::int, name from broadcasts where waba_account_id = $1 and id = any($2::bigint[]) order by id',
       [waba.id, ids],
     );
-    for (const { id } of found.rows) {
+    // Like every id a request names: one that is not this account's is not found (never an empty answer).
+    if (found.rows.length < new Set(ids).size) {
+      throw HttpError.field(404, 'ids', 'No such broadcast in this account');
+    }
+    for (const { id, name } of found.rows) {
       costs.set(id, {
         broadcast_id: id,
+        name,
         currency: 'USD',
         billable: 0,
         free: 0,

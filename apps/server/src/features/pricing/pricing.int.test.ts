@@ -251,7 +251,7 @@ describe('cost after: from the pricing the status webhooks state', () => {
     expect(cost.markets).toEqual([{ market: 'India', messages: 3, rate: null, cost: 0.0414 }]);
   });
 
-  it('answers only the caller’s broadcasts and names a malformed ids field', async () => {
+  it('answers 404 for another account’s broadcast and names a malformed ids field', async () => {
     const stranger = await signedInUser(t, 'other-pricing@example.com', 'Other Shop');
     const { id } = await broadcast(['+919876566666']);
     const theirs = await t.app.inject({
@@ -259,7 +259,10 @@ describe('cost after: from the pricing the status webhooks state', () => {
       url: `/pricing/broadcasts/?ids=${id}`,
       headers: { authorization: `Bearer ${stranger.accessToken}`, 'x-waba-id': stranger.business.waba_id },
     });
-    expect(theirs.json()).toEqual({ costs: [] });
+    // Another account's broadcast is not found, as any id a request names (never an empty answer).
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toMatchObject({ errors: [{ field: 'ids' }] });
+    expect(theirs.body).not.toContain('919876566666');
     const bad = await t.app.inject({ method: 'GET', url: '/pricing/broadcasts/?ids=1,x', headers });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/ids/);

@@ -37,7 +37,12 @@ export function pricingRoutes(pricing: PricingService): FastifyPluginAsyncZod {
           summary:
             'The broadcasts’ billable and free messages and their cost from the pricing Meta stated (USD)',
           querystring: BroadcastCostsQuerySchema,
-          response: { 200: BroadcastCostsResponseSchema, 400: ErrorResponseSchema, 403: ErrorResponseSchema },
+          response: {
+            200: BroadcastCostsResponseSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+          },
         },
       },
       async (request) => ({ costs: await pricing.broadcastCosts(request.waba!, request.query.ids) }),

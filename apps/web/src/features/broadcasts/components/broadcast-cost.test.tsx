@@ -9,6 +9,7 @@ import { BillableLine, BroadcastCost } from './broadcast-cost';
 // Issue 20 item 1: the report's cost line, from what GET /pricing/broadcasts/ computed from stored pricing.
 const cost = (patch: Partial<Cost>): Cost => ({
   broadcast_id: 7,
+  name: 'Summer launch',
   currency: 'USD',
   billable: 0,
   free: 0,
