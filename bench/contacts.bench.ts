@@ -1,16 +1,16 @@
 // Contacts at a million rows (issue 5): CSV import through the real HTTP API against the COPY floor, the
 // API process's peak memory, and list/search latencies over loopback with 1,000,000 contacts in the account.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { migrate } from '../apps/server/src/db/migrate';
+import { signUpBenchBusiness, startApiProcess } from './api-process';
 import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
 import { benchNumber, FIRST_NAMES, LAST_NAMES, writeContactsCsv } from './contacts-fixtures';
 
@@ -24,7 +24,7 @@ const url = withDatabase(server.adminUrl, database);
 const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-bench-contacts-'));
 const csvPath = path.join(dir, 'contacts.csv');
 const db = new pg.Client({ connectionString: url });
-let child: ReturnType<typeof spawn> | undefined;
+let child: ChildProcess | undefined;
 
 const seconds = (from: number) => Number(((performance.now() - from) / 1000).toFixed(2));
 const mib = (kb: number) => Math.round(kb / 1024);
@@ -80,38 +80,11 @@ try {
   await migrate(url);
   await db.connect();
 
-  child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'api-server.ts'), url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child!.stdout! }).once('line', resolve);
-    child!.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
-  });
-  const { api, sandbox } = JSON.parse(first) as { api: string; sandbox: string };
-  const pid = child.pid!;
-
+  const started = await startApiProcess(url);
+  child = started.child;
+  const { api, pid } = started;
   // A signed-up user with one business account, the way the web gets one.
-  const business = (await (
-    await fetch(`${sandbox}/__sandbox/wabas`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ business_name: 'Bench Co' }),
-    })
-  ).json()) as { waba_id: string; phone_number_id: string; code: string };
-  const signup = await fetch(`${api}/api/auth/facebook/callback/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...business, email: 'bench@herald.test', password: 'correct horse' }),
-  });
-  if (signup.status !== 200) throw new Error(`sign-up: ${await signup.text()}`);
-  const login = (await (
-    await fetch(`${api}/api/auth/login/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench@herald.test', password: 'correct horse' }),
-    })
-  ).json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${login.accessToken}`, 'x-waba-id': business.waba_id };
+  const { business, headers } = await signUpBenchBusiness(started);
   const { rows } = await db.query<{ id: string }>('select id from waba_accounts where waba_id = $1', [
     business.waba_id,
   ]);

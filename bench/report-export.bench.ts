@@ -3,13 +3,12 @@
 // its own process (api-server.ts) so its resident memory is its own: read from /proc before, at its peak (VmHWM,
 // reset just before the download) and after. The download is read chunk by chunk and counted, never kept.
 // Sizes: BENCH_RECIPIENTS (default 100,000); BENCH_RUNS downloads (default 3; the figures are each run's).
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate';
+import { signUpBenchBusiness, startApiProcess } from './api-process';
 import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -21,7 +20,7 @@ const database = `herald_bench_report_export_${process.pid}`;
 await adminQuery(server.adminUrl, `create database ${database}`);
 const url = withDatabase(server.adminUrl, database);
 const db = new pg.Client({ connectionString: url });
-let child: ReturnType<typeof spawn> | undefined;
+let child: ChildProcess | undefined;
 
 const mib = (kb: number) => Math.round((kb / 1024) * 10) / 10;
 
@@ -38,37 +37,10 @@ const resetPeak = (pid: number) => writeFile(`/proc/${pid}/clear_refs`, '5').cat
 try {
   await migrate(url);
   await db.connect();
-  child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'api-server.ts'), url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child!.stdout! }).once('line', resolve);
-    child!.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
-  });
-  const { api, sandbox } = JSON.parse(first) as { api: string; sandbox: string };
-  const pid = child.pid!;
-
-  const business = (await (
-    await fetch(`${sandbox}/__sandbox/wabas`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ business_name: 'Bench Co' }),
-    })
-  ).json()) as { waba_id: string; phone_number_id: string; code: string };
-  const signup = await fetch(`${api}/api/auth/facebook/callback/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...business, email: 'bench@herald.test', password: 'correct horse' }),
-  });
-  if (signup.status !== 200) throw new Error(`sign-up: ${await signup.text()}`);
-  const login = (await (
-    await fetch(`${api}/api/auth/login/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench@herald.test', password: 'correct horse' }),
-    })
-  ).json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${login.accessToken}`, 'x-waba-id': business.waba_id };
+  const started = await startApiProcess(url);
+  child = started.child;
+  const { api, pid } = started;
+  const { business, headers } = await signUpBenchBusiness(started);
   const { rows } = await db.query<{ account: number; phone: number }>(
     `select w.id::int as account, p.id::int as phone from waba_accounts w join phone_numbers p on p.waba_account_id = w.id
       where w.waba_id = $1`,
