@@ -30,9 +30,20 @@ export interface Stack {
  * temporary folder (or `dataDir` to reuse one), and waits until it prints its URL. `ports` reuses a previous
  * stack's ports.
  */
-export async function startStack(
-  options: { dataDir?: string; env?: Record<string, string>; ports?: StackPorts } = {},
-): Promise<Stack> {
+type StackOptions = { dataDir?: string; env?: Record<string, string>; ports?: StackPorts };
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  try {
+    return await startStackOnce(options);
+  } catch (error) {
+    // A free port picked here can be taken by another process's outgoing connection before the stack binds it:
+    // with ports of its own choosing, the stack starts again once on fresh ones.
+    if (options.ports || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    return startStackOnce(options);
+  }
+}
+
+async function startStackOnce(options: StackOptions): Promise<Stack> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'herald-e2e-')));
   const { port, sandboxPort, pgPort } = options.ports ?? {
     port: await freePort(),
