@@ -20,6 +20,7 @@ import { registerOauthRoutes } from './routes/oauth';
 import { registerPortfolioControlRoutes } from './routes/portfolio-control';
 import { registerPhoneNumberControlRoutes } from './routes/phone-number-control';
 import { registerPhoneNumberRoutes } from './routes/phone-numbers';
+import { registerPricingAnalyticsRoutes } from './routes/pricing-analytics';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
 import { checkMessagingLimit, checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
@@ -208,6 +209,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerOauthRoutes(app, ctx);
   registerNodeRoutes(app, ctx);
   registerPhoneNumberRoutes(app, ctx);
+  registerPricingAnalyticsRoutes(app, ctx);
   registerSubscribedAppsRoutes(app, ctx);
   registerMessageTemplateRoutes(app, ctx);
   registerUploadRoutes(app, ctx);

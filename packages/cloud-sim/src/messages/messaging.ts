@@ -1,3 +1,4 @@
+import { BillingLedger } from '../pricing/billing-ledger';
 import { AcceptedLog } from './accepted-log';
 import { Faults } from './faults';
 import { Pacing } from './pacing';
@@ -18,10 +19,12 @@ export class Messaging {
   /** Per portfolio: users reached in the moving 24 hours, and open customer service windows (kept on disk). */
   readonly reach = new ReachWindows();
   readonly pacing = new Pacing();
+  /** What Meta would bill: the template messages delivered, priced (pricing_analytics reads it). */
+  readonly billing = new BillingLedger();
   readonly statuses: StatusEmitter;
 
   constructor(sink: PayloadSink, batch: () => BatchSettings) {
-    this.statuses = new StatusEmitter(sink, batch);
+    this.statuses = new StatusEmitter(sink, batch, (event) => this.billing.observe(event));
   }
 
   reset(): void {
@@ -33,6 +36,7 @@ export class Messaging {
     this.accepted.clear();
     this.reach.clear();
     this.pacing.clear();
+    this.billing.clear();
   }
 
   stop(): void {

@@ -46,6 +46,8 @@ export class StatusEmitter {
   constructor(
     private readonly sink: PayloadSink,
     private readonly settings: () => BatchSettings,
+    /** Told of every status as it is posted (the billing ledger bills the delivered ones). */
+    private readonly onPosted: (event: StatusEvent) => void = () => {},
   ) {}
 
   schedule(message: MessageInfo, plan: PlannedStatus[]): void {
@@ -141,6 +143,7 @@ export class StatusEmitter {
     const byWaba = new Map<string, QueuedStatus[]>();
     for (let next = this.queue.peek(); next && next.due <= now; next = this.queue.peek()) {
       this.queue.pop();
+      this.onPosted(next);
       const list = byWaba.get(next.message.wabaId);
       if (list) list.push(next);
       else byWaba.set(next.message.wabaId, [next]);

@@ -3,9 +3,10 @@ import { authenticate } from '../auth';
 import type { SandboxContext } from '../context';
 import { unsupportedRequest } from '../errors';
 import { pickFields } from '../fields';
-import { phoneNumberNode, wabaNode } from '../graph-objects';
+import { phoneNumberNode } from '../graph-objects';
 import { templateNode } from '../templates/template-node';
 import { grantedMedia, mediaNode } from './media';
+import { wabaWithFields } from './pricing-analytics';
 import { editTemplate, grantedTemplate } from './template-node-routes';
 import { appendUpload, uploadStatus } from './uploads';
 
@@ -23,7 +24,7 @@ export function registerNodeRoutes(app: FastifyInstance, ctx: SandboxContext): v
     if (isUploadId(id)) return uploadStatus(ctx, request, id);
     const token = authenticate(request, ctx.state);
     const waba = ctx.state.findWaba(id);
-    if (waba && token.wabaIds.includes(waba.id)) return pickFields(wabaNode(waba), request.query.fields);
+    if (waba && token.wabaIds.includes(waba.id)) return wabaWithFields(ctx, waba, request.query.fields);
     const phone = ctx.state.findPhoneNumber(id);
     if (phone && token.wabaIds.includes(phone.wabaId)) {
       return pickFields(phoneNumberNode(phone), request.query.fields);
