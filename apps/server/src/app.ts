@@ -15,6 +15,7 @@ import { healthRoutes } from './features/health/routes';
 import { HeraldMetrics } from './features/metrics/metrics-registry';
 import { NumbersService } from './features/numbers/numbers-service';
 import { settingsRoutes } from './features/settings/routes';
+import { MetaFiguresService } from './features/pricing/meta-figures';
 import { PricingService } from './features/pricing/pricing-service';
 import { loadRateCard } from './features/pricing/rate-card';
 import { pricingRoutes } from './features/pricing/routes';
@@ -137,7 +138,12 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
         graphApiVersion: config.GRAPH_API_VERSION,
       }),
     );
-    await scope.register(pricingRoutes(new PricingService(pool, rateCard)));
+    await scope.register(
+      pricingRoutes(
+        new PricingService(pool, rateCard),
+        new MetaFiguresService({ pool, graph, secrets: secretBox }),
+      ),
+    );
     await scope.register(dashboardRoutes(new DashboardService(pool), pool));
     await scope.register(
       settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),

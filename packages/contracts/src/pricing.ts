@@ -60,3 +60,37 @@ export type MarketCost = z.infer<typeof MarketCostSchema>;
 export type CostEstimateResponse = z.infer<typeof CostEstimateResponseSchema>;
 export type BroadcastCost = z.infer<typeof BroadcastCostSchema>;
 export type BroadcastCostsResponse = z.infer<typeof BroadcastCostsResponseSchema>;
+
+/**
+ * GET /pricing/broadcasts/{id}/meta/: Meta's own figure for a broadcast (issue 20 item 4), read from its
+ * pricing_analytics for the broadcast's sending number over the broadcast's time range (decision 053). Meta's
+ * analytics are per number and time bucket, not per broadcast: `overlapping` says what else Herald sent then.
+ * Before the broadcast has sent anything there is no range: Meta is not asked and the figures are null.
+ */
+export const MetaBroadcastFigureSchema = z
+  .object({
+    broadcast_id: z.number().int(),
+    /** The WABA's currency as Meta states it (its cost is in it); null when Meta named none. */
+    currency: z.string().nullable(),
+    /** Billable (REGULAR) messages Meta counts delivered by the number in the range. */
+    volume: z.number().int().nullable(),
+    /** Meta's approximate charge for them; null when Meta gives no cost (businesses billed through a partner). */
+    cost: z.number().nullable(),
+    /** The range asked (ISO 8601), widened to whole buckets of the granularity. */
+    range: z
+      .object({
+        start: z.string(),
+        end: z.string(),
+        granularity: z.enum(['HALF_HOUR', 'DAILY']),
+      })
+      .nullable(),
+    /** The broadcast is still sending: the range ends now, and Meta's analytics trail its deliveries. */
+    still_sending: z.boolean(),
+    /** This broadcast's billable messages Herald saw delivered in the range (Meta bills delivered ones only). */
+    delivered_billable: z.number().int(),
+    /** Messages of other broadcasts of the same number Herald saw delivered in the range: Meta counts them too. */
+    overlapping: z.object({ broadcasts: z.number().int(), messages: z.number().int() }),
+  })
+  .meta({ id: 'MetaBroadcastFigure' });
+
+export type MetaBroadcastFigure = z.infer<typeof MetaBroadcastFigureSchema>;

@@ -66,6 +66,12 @@ export type GraphTemplateState = Pick<
   'id' | 'name' | 'language' | 'status' | 'rejected_reason' | 'quality_score'
 >;
 
+/** `GET /{waba-id}?fields=currency,pricing_analytics…` as Meta answers it (decision 053). */
+export interface GraphPricingAnalytics {
+  currency?: string;
+  pricing_analytics?: { data?: { data_points?: { volume?: number; cost?: number }[] }[] };
+}
+
 export interface GraphClientOptions {
   baseUrl: string;
   version: string;
@@ -94,6 +100,12 @@ export class GraphClient {
 
   getWaba(token: string, wabaId: string): Promise<GraphWaba> {
     return this.request('GET', `/${encodeURIComponent(wabaId)}?fields=id,name`, token);
+  }
+
+  /** Meta's pricing analytics of a WABA; `filters` are the field's modifiers (`.start(…).end(…)…`). */
+  getPricingAnalytics(token: string, wabaId: string, filters: string): Promise<GraphPricingAnalytics> {
+    const fields = encodeURIComponent(`currency,pricing_analytics${filters}`);
+    return this.request('GET', `/${encodeURIComponent(wabaId)}?fields=${fields}`, token);
   }
 
   async listPhoneNumbers(token: string, wabaId: string): Promise<GraphPhoneNumber[]> {

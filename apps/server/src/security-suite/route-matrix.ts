@@ -78,6 +78,7 @@ export const PATH_SAMPLES: Record<string, Record<string, ParamSample>> = {
   '/broadcast/{id}/{action}/': { id: 'broadcast', action: { value: 'cancel' } },
   '/broadcast/{id}/recipients/': { id: 'broadcast' },
   '/broadcast/{id}/recipients/export.csv': { id: 'broadcast' },
+  '/pricing/broadcasts/{id}/meta/': { id: 'broadcast' },
 };
 
 /**

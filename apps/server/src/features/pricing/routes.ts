@@ -3,13 +3,16 @@ import {
   BroadcastCostsResponseSchema,
   BroadcastEstimateRequestSchema,
   CostEstimateResponseSchema,
+  BroadcastReportParamsSchema,
   ErrorResponseSchema,
+  MetaBroadcastFigureSchema,
 } from '@herald/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MetaFiguresService } from './meta-figures';
 import type { PricingService } from './pricing-service';
 
 /** What broadcasts cost, before (estimate) and after (from stored pricing); X-WABA-ID scope (issue 20). */
-export function pricingRoutes(pricing: PricingService): FastifyPluginAsyncZod {
+export function pricingRoutes(pricing: PricingService, meta: MetaFiguresService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/pricing/estimate/',
@@ -46,6 +49,26 @@ export function pricingRoutes(pricing: PricingService): FastifyPluginAsyncZod {
         },
       },
       async (request) => ({ costs: await pricing.broadcastCosts(request.waba!, request.query.ids) }),
+    );
+
+    app.get(
+      '/pricing/broadcasts/:id/meta/',
+      {
+        schema: {
+          tags: ['pricing'],
+          summary:
+            'Meta’s own figure (pricing_analytics) for the broadcast’s number over its time range, beside Herald’s',
+          params: BroadcastReportParamsSchema,
+          response: {
+            200: MetaBroadcastFigureSchema,
+            400: ErrorResponseSchema,
+            403: ErrorResponseSchema,
+            404: ErrorResponseSchema,
+            502: ErrorResponseSchema,
+          },
+        },
+      },
+      async (request) => meta.broadcastFigure(request.waba!, request.params.id),
     );
   };
 }

@@ -1,0 +1,146 @@
+import type { MetaBroadcastFigure } from '@herald/contracts';
+import type { Pool } from '../../db/pool';
+import { GraphApiError, type GraphClient, type GraphPricingAnalytics } from '../../graph/graph-client';
+import { HttpError } from '../../http-error';
+import type { SecretBox } from '../../security/secret-box';
+import type { OwnedWaba } from '../accounts/accounts-repo';
+
+export interface MetaFiguresDependencies {
+  pool: Pool;
+  graph: GraphClient;
+  secrets: SecretBox;
+}
+
+const HALF_HOUR = 1800;
+const DAY = 86_400;
+/** Longer ranges are asked by day: half-hour points over months would be thousands of them. */
+const HALF_HOURS_UP_TO = 30 * DAY;
+
+interface BroadcastRange {
+  status: string;
+  waba_phone_id: number;
+  display_phone_number: string;
+  first_send: Date | null;
+  last_status: Date | null;
+}
+
+/** [start, end) widened to whole buckets, in Unix seconds: Meta's points cover whole buckets. */
+export function analyticsRange(firstSend: Date, end: Date) {
+  const from = Math.floor(firstSend.getTime() / 1000);
+  const to = Math.max(from + 1, Math.ceil(end.getTime() / 1000));
+  const granularity = to - from <= HALF_HOURS_UP_TO ? ('HALF_HOUR' as const) : ('DAILY' as const);
+  const step = granularity === 'HALF_HOUR' ? HALF_HOUR : DAY;
+  return { start: Math.floor(from / step) * step, end: Math.ceil(to / step) * step, granularity };
+}
+
+/** Meta's points summed: volume, and cost unless Meta gave none (it omits it for partner-billed businesses). */
+export function sumPoints(answer: GraphPricingAnalytics): { volume: number; cost: number | null } {
+  let volume = 0;
+  let cost = 0;
+  let costed = false;
+  for (const block of answer.pricing_analytics?.data ?? []) {
+    for (const point of block.data_points ?? []) {
+      volume += Number(point.volume ?? 0);
+      if (point.cost !== undefined) {
+        cost += Number(point.cost);
+        costed = true;
+      }
+    }
+  }
+  return { volume, cost: costed || volume === 0 ? Math.round(cost * 1e6) / 1e6 : null };
+}
+
+function metaFailure(error: unknown): HttpError {
+  if (!(error instanceof GraphApiError)) throw error;
+  if (error.httpStatus === 0 || error.httpStatus >= 500) {
+    return new HttpError(502, `Meta's pricing analytics could not be read now: ${error.message}`);
+  }
+  return new HttpError(502, `Meta refused the pricing analytics request: ${error.message}`);
+}
+
+/**
+ * Meta's own figure for one broadcast (issue 20 item 4, decision 053): its pricing_analytics for the broadcast's
+ * sending number from the first send to the last status (now, while it is sending), billable (REGULAR) messages
+ * only, with what Herald's own rows say about the same number and range so the page can tell why they differ.
+ */
+export class MetaFiguresService {
+  constructor(private readonly deps: MetaFiguresDependencies) {}
+
+  async broadcastFigure(waba: OwnedWaba, broadcastId: number): Promise<MetaBroadcastFigure> {
+    const { rows } = await this.deps.pool.query<BroadcastRange>(
+      `select b.status, p.id::int as waba_phone_id, p.display_phone_number,
+              (select min(m.accepted_at) from broadcast_messages m where m.broadcast_id = b.id) as first_send,
+              (select max(greatest(m.delivered_at, m.read_at, m.failed_at, m.priced_at))
+                 from broadcast_messages m where m.broadcast_id = b.id) as last_status
+         from broadcasts b
+         join phone_numbers p on p.id = b.phone_number_id
+        where b.waba_account_id = $1 and b.id = $2`,
+      [waba.id, broadcastId],
+    );
+    const broadcast = rows[0];
+    if (!broadcast) throw HttpError.field(404, 'id', 'No such broadcast in this account');
+    const stillSending = broadcast.status === 'sending' || broadcast.status === 'scheduled';
+    if (!broadcast.first_send) {
+      // Nothing sent, no range: Meta has nothing of this broadcast, and is not asked.
+      return {
+        broadcast_id: broadcastId,
+        currency: null,
+        volume: null,
+        cost: null,
+        range: null,
+        still_sending: stillSending,
+        delivered_billable: 0,
+        overlapping: { broadcasts: 0, messages: 0 },
+      };
+    }
+    const end = stillSending || !broadcast.last_status ? new Date() : broadcast.last_status;
+    const range = analyticsRange(broadcast.first_send, end);
+    const digits = broadcast.display_phone_number.replace(/\D/g, '');
+    const filters =
+      `.start(${range.start}).end(${range.end}).granularity(${range.granularity})` +
+      `.phone_numbers(["${digits}"]).metric_types(["COST","VOLUME"]).pricing_types(["REGULAR"])`;
+    const token = this.deps.secrets.open(waba.businessTokenEncrypted);
+    let answer: GraphPricingAnalytics;
+    try {
+      answer = await this.deps.graph.getPricingAnalytics(token, waba.wabaId, filters);
+    } catch (error) {
+      throw metaFailure(error);
+    }
+    const herald = await this.heraldInRange(broadcastId, broadcast.waba_phone_id, range);
+    return {
+      broadcast_id: broadcastId,
+      currency: answer.currency ?? null,
+      ...sumPoints(answer),
+      range: {
+        start: new Date(range.start * 1000).toISOString(),
+        end: new Date(range.end * 1000).toISOString(),
+        granularity: range.granularity,
+      },
+      still_sending: stillSending,
+      ...herald,
+    };
+  }
+
+  /** What Herald's rows say about the range: this broadcast's billable deliveries, and other broadcasts' ones. */
+  private async heraldInRange(broadcastId: number, phoneId: number, range: { start: number; end: number }) {
+    const { rows } = await this.deps.pool.query<{ own: number; broadcasts: number; messages: number }>(
+      `select count(*) filter (where m.broadcast_id = $1 and m.pricing_billable)::int as own,
+              count(distinct m.broadcast_id) filter (where m.broadcast_id <> $1)::int as broadcasts,
+              count(*) filter (where m.broadcast_id <> $1)::int as messages
+         from broadcasts b
+         join broadcast_messages m on m.broadcast_id = b.id
+        where b.phone_number_id = $2
+          -- Meta keeps an undelivered message up to 30 days: an older broadcast cannot deliver in the range.
+          and b.started_at < to_timestamp($4)
+          and coalesce(b.completed_at, now()) >= to_timestamp($3) - interval '30 days'
+          and coalesce(m.delivered_at, m.read_at) >= to_timestamp($3)
+          and coalesce(m.delivered_at, m.read_at) < to_timestamp($4)`,
+      [broadcastId, phoneId, range.start, range.end],
+    );
+    const row = rows[0] ?? { own: 0, broadcasts: 0, messages: 0 };
+    return {
+      delivered_billable: row.own,
+      overlapping: { broadcasts: row.broadcasts, messages: row.messages },
+    };
+  }
+}
