@@ -1,6 +1,7 @@
 import { useSelector } from 'react-redux';
 import { formatUsd, useGetBroadcastCostsQuery } from '../cost-api';
 import { formatCount } from '../format';
+import { MetaFigure } from './meta-figure';
 
 type BroadcastCostProps = {
   id: number;
@@ -23,15 +24,18 @@ export function BroadcastCost({ id, wabaId, polling, pollMs = 3000 }: BroadcastC
   const cost = currentData?.[0];
   if (!cost || cost.billable + cost.free === 0) return null;
   return (
-    <p role="status" aria-label="Cost" className="mb-4 text-sm text-slate-700">
-      Cost: <strong className="font-semibold">{formatUsd(cost.cost)}</strong>
-      <span className="text-slate-500">
-        {' '}
-        for {formatCount(cost.billable)} billable {cost.billable === 1 ? 'message' : 'messages'}
-        {cost.free > 0 ? `, ${formatCount(cost.free)} free` : ''}
-        {cost.unpriced > 0 ? `, ${formatCount(cost.unpriced)} not priced yet` : ''}
-      </span>
-    </p>
+    <div className="mb-4 space-y-1 text-sm text-slate-700">
+      <p role="status" aria-label="Cost">
+        Cost: <strong className="font-semibold">{formatUsd(cost.cost)}</strong>
+        <span className="text-slate-500">
+          {' '}
+          for {formatCount(cost.billable)} billable {cost.billable === 1 ? 'message' : 'messages'}
+          {cost.free > 0 ? `, ${formatCount(cost.free)} free` : ''}
+          {cost.unpriced > 0 ? `, ${formatCount(cost.unpriced)} not priced yet` : ''}
+        </span>
+      </p>
+      <MetaFigure id={id} wabaId={wabaId} polling={polling} herald={cost} />
+    </div>
   );
 }
 
