@@ -113,6 +113,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
         leaseSeconds: config.SENDER_LEASE_SECONDS,
         unconfirmedTimeoutSeconds: config.MESSAGE_OUTCOME_TIMEOUT_SECONDS,
         marketingLimitRetries: config.MARKETING_LIMIT_RETRIES,
+        rateCardFile: config.RATE_CARD_FILE,
       },
       mail: { smtpUrl: config.SMTP_URL, from: config.SMTP_FROM },
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DashboardQuerySchema } from './dashboard';
 import { PageNumberSchema } from './paging';
+import { SpendCapSchema } from './spend-cap';
 
 /** Spec §9: the broadcast percentage slider. */
 export const BROADCAST_PERCENTAGE = { min: 1, max: 100, default: 55 } as const;
@@ -130,6 +131,8 @@ export const BroadcastCreateRequestSchema = z
     spread_over_limit: z.boolean().default(true),
     /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates (decision 026). */
     leave_out_us_numbers: z.boolean().default(false),
+    /** Optional, in USD: sending pauses before the billable cost could pass it (decision 052). */
+    spend_cap: SpendCapSchema.optional(),
   })
   .superRefine(someAudience)
   .meta({ id: 'BroadcastCreateRequest' });
@@ -260,6 +263,8 @@ export const BroadcastRowSchema = z
      * so the pause holds nothing back. The history says 'All handed to WhatsApp' instead of 'Paused'.
      */
     all_handed: z.boolean(),
+    /** Its spend cap in USD (decision 052); null without one. Optional for answers of servers before it. */
+    spend_cap: z.number().nullable().optional(),
   })
   .meta({ id: 'BroadcastRow' });
 
@@ -530,6 +535,8 @@ export const BroadcastReportResponseSchema = z
       scheduled: z.string(),
       /** Who it goes to: for a scheduled broadcast, who will receive it (chosen when it starts). */
       audience: BroadcastAudienceSummarySchema,
+      /** Its spend cap in USD (decision 052); null without one. Optional for answers of servers before it. */
+      spend_cap: z.number().nullable().optional(),
     }),
     /** How many recipients have each outcome (all of them, whatever the filter). */
     outcomes: z.record(

@@ -15,3 +15,4 @@ export * from './settings';
 export * from './test-send';
 export * from './contact-tags';
 export * from './pricing';
+export * from './spend-cap';

@@ -4,6 +4,7 @@ import { BroadcastEngine } from '../features/broadcasts/broadcast-engine';
 import { BROADCASTS_DUE_CHANNEL } from '../features/broadcasts/broadcasts-service';
 import { startEngineLoop } from '../features/broadcasts/engine-loop';
 import { MessageSender } from '../features/broadcasts/message-sender';
+import { loadRateCard } from '../features/pricing/rate-card';
 import {
   BroadcastMailer,
   BROADCAST_MAIL_CRON,
@@ -42,6 +43,8 @@ export async function startWorker(options: {
     leaseSeconds?: number;
     unconfirmedTimeoutSeconds?: number;
     marketingLimitRetries?: number;
+    /** The rate card spend caps are priced with (RATE_CARD_FILE); the shipped one when absent. */
+    rateCardFile?: string;
   };
   /** The broadcast-completed e-mail (SMTP_URL, SMTP_FROM); without smtpUrl none is sent. */
   mail?: { smtpUrl?: string; from: string };
@@ -114,6 +117,7 @@ export async function startWorker(options: {
       leaseSeconds: options.broadcasts.leaseSeconds,
       unconfirmedTimeoutSeconds: options.broadcasts.unconfirmedTimeoutSeconds,
       marketingLimitRetries: options.broadcasts.marketingLimitRetries,
+      rateCard: loadRateCard(options.broadcasts.rateCardFile),
     });
     const loop = await startEngineLoop(engine, options.databaseUrl, log);
     engineLoop = {

@@ -22,6 +22,8 @@ import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
 import { SendGate, type BatchGate } from './send-gate';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
+import type { RateCard } from '../pricing/rate-card';
+import { cutAtSpendCap } from './spend-cap';
 
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
@@ -80,6 +82,8 @@ export class BroadcastEngine {
       marketingLimitRetries?: number;
       /** Reserve the portfolio's messaging limit before each batch (default true; the bench measures it off). */
       messagingLimit?: boolean;
+      /** Prices each message against its broadcast's spend cap (decision 052); the shipped card when absent. */
+      rateCard?: RateCard;
     },
   ) {
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
@@ -272,7 +276,7 @@ export class BroadcastEngine {
       if (rendered.ok) ready.push({ message, template: rendered.template });
       else unsent.push({ id: message.id, state: 'failed', code: null, title: rendered.reason });
     }
-    const allowed = await this.reserveLimit(context, ready).catch(async (error: unknown) => {
+    const allowed = await this.reserveLimit(context, ready, unsent).catch(async (error: unknown) => {
       // Nothing was requested: the batch goes back to the queue as it was, and this sender stops (the
       // next tick starts another), rather than leaving its rows 'sending'.
       await settleMessages(this.deps.pool, [
@@ -321,9 +325,17 @@ export class BroadcastEngine {
     await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
   }
 
-  /** The ids of the batch that may be sent now under the portfolio's 24-hour limit (messaging-limit.ts). */
-  private async reserveLimit(context: SendContext, ready: Array<{ message: Claimed }>): Promise<Set<number>> {
-    const messages = ready.map(({ message }) => message);
+  /**
+   * The ids of the batch that may be sent now: within their broadcasts' spend caps (spend-cap.ts; the rest join
+   * `unsent`, released) and under the portfolio's 24-hour limit (messaging-limit.ts).
+   */
+  private async reserveLimit(
+    context: SendContext,
+    ready: Array<{ message: Claimed }>,
+    unsent: Result[],
+  ): Promise<Set<number>> {
+    const withinCap = await cutAtSpendCap(this.deps.pool, this.deps.rateCard, ready, unsent);
+    const messages = withinCap.map(({ message }) => message);
     if (this.deps.messagingLimit === false) return new Set(messages.map((m) => m.id));
     return reserveBatch(this.deps.pool, context.portfolio, messages, this.deps.log);
   }

@@ -480,6 +480,7 @@ describe('a scheduled broadcast’s report', () => {
         from_broadcast_id: null,
         recipients: 42,
       },
+      spend_cap: null,
     });
     expect(report.count).toBe(0);
   });

@@ -16,7 +16,7 @@ const WHERE = `waba_account_id = $1
 const ROW_SQL = `
   select id::int, name, template_name, scheduled_at, status, total_recipients, sent_count, handed_count,
          delivered_count, read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, replied_count,
-         status_reason, waiting_until,
+         status_reason, waiting_until, spend_cap::text,
          (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number,
          -- Paused with nothing left for Herald to send (no audience to write, nothing queued): decision 036.
          status = 'paused'
@@ -42,6 +42,7 @@ type ListRow = {
   not_on_whatsapp_count: number;
   replied_count: number;
   status_reason: string | null;
+  spend_cap: string | null;
   phone_number: string | null;
   waiting_until: Date | null;
   all_handed: boolean;
@@ -91,6 +92,7 @@ function toRow(row: ListRow): BroadcastRow {
     phone_number: row.phone_number,
     waiting_until: row.waiting_until?.toISOString() ?? null,
     all_handed: row.all_handed,
+    spend_cap: row.spend_cap === null ? null : Number(row.spend_cap),
   };
 }
 

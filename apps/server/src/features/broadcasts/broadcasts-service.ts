@@ -1,6 +1,7 @@
 import {
   BROADCAST_ACTIONS,
   type BroadcastAction,
+  type BroadcastActionBody,
   MAX_SCHEDULE_AHEAD_SECONDS,
   overLimitMessage,
   type BroadcastCreateRequest,
@@ -23,6 +24,7 @@ import { historyCsv, reportCsv } from './broadcast-export';
 import { listBroadcasts } from './broadcast-list';
 import { readBroadcastReport } from './broadcast-report';
 import { LOCKED } from './message-settle';
+import { applyResumeSpendCap } from './spend-cap-resume';
 import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './template-pause';
 
 export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
@@ -70,8 +72,8 @@ export class BroadcastsService {
     const estimate = figures.recipients;
     const { rows } = await pool.query<{ id: number }>(
       `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
-                               audience, scheduled_at, status, total_recipients)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9) returning id::int`,
+                               audience, scheduled_at, status, total_recipients, spend_cap)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10) returning id::int`,
       [
         waba.id,
         phone.id,
@@ -99,6 +101,7 @@ export class BroadcastsService {
         ),
         scheduledAt,
         estimate,
+        request.spend_cap ?? null,
       ],
     );
     // Wake the engine now rather than at its next poll: the first message should leave within a second.
@@ -139,9 +142,10 @@ export class BroadcastsService {
    * Pause, resume or cancel. Senders claim only from `sending` broadcasts, and a pause also stops the batch in
    * flight (NOTIFY to the send gate; decision 029); cancelling also drops the part of the audience not yet
    * written and ends every queued message `cancelled`. Messages already handed to Meta are not recalled (they
-   * cannot be). A broadcast WhatsApp paused resumes only once its template is no longer PAUSED or DISABLED.
+   * cannot be). A broadcast WhatsApp paused resumes only once its template is no longer PAUSED or DISABLED; one
+   * its spend cap paused, only with a cap that lets its next message go, or none (spend-cap-resume.ts).
    */
-  async act(waba: OwnedWaba, id: number, action: BroadcastAction) {
+  async act(waba: OwnedWaba, id: number, action: BroadcastAction, body?: BroadcastActionBody) {
     const rule = BROADCAST_ACTIONS[action];
     const status = await withTransaction(this.deps.pool, async (client) => {
       const found = await client.query<{ status: string }>(
@@ -156,6 +160,7 @@ export class BroadcastsService {
       if (action === 'resume') {
         const blocked = await resumeBlockedBy(client, id);
         if (blocked) throw HttpError.field(409, 'status', blocked);
+        await applyResumeSpendCap(client, id, body);
       }
       if (action === 'cancel') {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);

@@ -27,8 +27,10 @@ export async function findReportedBroadcast(pool: Pool, waba: OwnedWaba, id: num
     total_recipients: number;
     audience: StoredAudience;
     tags: string[];
+    spend_cap: string | null;
   }>(
     `select b.id::int, b.name, b.template_name, b.status, b.scheduled_at, b.total_recipients, b.audience,
+            b.spend_cap::text,
             array(select t.name from tags t
                    where t.waba_account_id = b.waba_account_id
                      and t.id in (select jsonb_array_elements_text(
@@ -57,5 +59,6 @@ export async function findReportedBroadcast(pool: Pool, waba: OwnedWaba, id: num
     status: found.status,
     scheduled: found.scheduled_at.toISOString(),
     audience,
+    spend_cap: found.spend_cap === null ? null : Number(found.spend_cap),
   };
 }

@@ -1,6 +1,7 @@
 import {
   BROADCAST_HISTORY_CSV_COLUMNS,
   BROADCAST_REPORT_CSV_COLUMNS,
+  BroadcastActionBodySchema,
   BroadcastActionParamsSchema,
   BroadcastActionResponseSchema,
   BroadcastCreateRequestSchema,
@@ -121,8 +122,10 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
       {
         schema: {
           tags: ['broadcasts'],
-          summary: 'Pause a sending broadcast, resume a paused one, or cancel one not finished',
+          summary:
+            'Pause a sending broadcast, resume a paused one (optionally with a new spend_cap, or null for none), or cancel one not finished',
           params: BroadcastActionParamsSchema,
+          body: BroadcastActionBodySchema.nullish(),
           response: {
             200: BroadcastActionResponseSchema,
             400: ErrorResponseSchema,
@@ -132,7 +135,8 @@ export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAs
           },
         },
       },
-      async (request) => broadcasts.act(request.waba!, request.params.id, request.params.action),
+      async (request) =>
+        broadcasts.act(request.waba!, request.params.id, request.params.action, request.body ?? undefined),
     );
 
     app.get(

@@ -1,4 +1,4 @@
-import { BROADCAST_MESSAGES, BROADCAST_PERCENTAGE, sampleSize } from '@herald/contracts';
+import { BROADCAST_MESSAGES, BROADCAST_PERCENTAGE, parseSpendCap, sampleSize } from '@herald/contracts';
 import type {
   BroadcastAudience,
   BroadcastCreateRequest,
@@ -27,6 +27,8 @@ export type BroadcastFormState = {
   leaveOutUsNumbers: boolean;
   /** An earlier broadcast's recipients (from its report's filter), frozen when sent; replaces mode and tags. */
   retarget: BroadcastAudience | null;
+  /** The optional spend cap as typed, in USD; '' for none (decision 052). */
+  spendCap: string;
 };
 
 /** Spec §4: filter mode, 55%, send now. */
@@ -42,6 +44,7 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   spreadOverLimit: true,
   leaveOutUsNumbers: false,
   retarget: null,
+  spendCap: '',
 };
 
 /** Spec §9: the contact total assumed while the real one is unknown. */
@@ -51,7 +54,7 @@ export const CONTACT_TOTAL_FALLBACK = 5000;
 export const TAGS_REQUIRED = 'Select at least one tag';
 
 export type BroadcastFormErrors = Partial<
-  Record<'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients', string>
+  Record<'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients' | 'spendCap', string>
 >;
 
 /** Shown when the account has numbers but none of them can send. */
@@ -71,6 +74,8 @@ export function validateBroadcastForm(
   if (state.templateId === '') errors.template = BROADCAST_MESSAGES.templateRequired;
   if (state.scheduled && !state.scheduledAt) errors.schedule = BROADCAST_MESSAGES.scheduleRequired;
   if (!state.retarget && state.mode === 'filter' && state.tagIds.length === 0) errors.tags = TAGS_REQUIRED;
+  const spendCap = parseSpendCap(state.spendCap);
+  if (!spendCap.ok) errors.spendCap = spendCap.message;
   return errors;
 }
 
@@ -100,7 +105,14 @@ export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequ
     ...(state.phoneNumberId ? { phone_number_id: state.phoneNumberId } : {}),
     spread_over_limit: state.spreadOverLimit,
     leave_out_us_numbers: state.leaveOutUsNumbers,
+    ...spendCapOf(state),
   };
+}
+
+/** The payload's spend_cap: the typed amount, left out when there is none (or it does not read as one). */
+function spendCapOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 'spend_cap'> {
+  const parsed = parseSpendCap(state.spendCap);
+  return parsed.ok && parsed.value !== null ? { spend_cap: parsed.value } : {};
 }
 
 /**

@@ -9,6 +9,8 @@ import { INITIAL_BROADCAST_FORM, type BroadcastFormState } from '../broadcast-fo
 import { withAccount } from '../test/broadcast-fixtures';
 import { CostEstimate } from './cost-estimate';
 
+const noop = () => undefined;
+
 // Issue 20 item 3: New broadcast's cost line and its breakdown by market, asked again when the form changes.
 const answer = (percentage: number, templateId?: number): CostEstimateResponse => {
   const india = Math.round((300 * percentage) / 100);
@@ -67,7 +69,7 @@ describe('CostEstimate', () => {
   it('shows the cost of the audience at the template’s rates, by market on demand, and follows the form', async () => {
     const fetchMock = server();
     const { rerender: rerenderBare, store } = renderWithStore(
-      <CostEstimate state={form({ percentage: 100 })} wabaId="w" />,
+      <CostEstimate state={form({ percentage: 100 })} wabaId="w" onSpendCap={noop} />,
       {
         preloadedState: withAccount,
       },
@@ -77,7 +79,9 @@ describe('CostEstimate', () => {
       await screen.findByText('Choose a template to estimate the cost.', undefined, { timeout: 3000 }),
     ).toBeTruthy();
 
-    rerender(<CostEstimate state={form({ percentage: 100, templateId: '1' })} wabaId="w" />);
+    rerender(
+      <CostEstimate state={form({ percentage: 100, templateId: '1' })} wabaId="w" onSpendCap={noop} />,
+    );
     // 300 × 0.0107 + 200 × 0.0529 = 3.21 + 10.58
     expect(
       await screen.findByText('Estimated cost: $13.79 for 500 recipients at marketing rates', undefined, {
@@ -97,7 +101,7 @@ describe('CostEstimate', () => {
     ]);
 
     // 40 % of the audience: asked again with the new percentage (120 × 0.0107 + 80 × 0.0529 = 5.516).
-    rerender(<CostEstimate state={form({ percentage: 40, templateId: '1' })} wabaId="w" />);
+    rerender(<CostEstimate state={form({ percentage: 40, templateId: '1' })} wabaId="w" onSpendCap={noop} />);
     expect(
       await screen.findByText('Estimated cost: $5.52 for 200 recipients at marketing rates', undefined, {
         timeout: 3000,
@@ -120,7 +124,7 @@ describe('CostEstimate', () => {
   it('says so when the estimate cannot be had, and shows nothing without an audience', async () => {
     stubFetch(() => json({ detail: 'Unavailable' }, 503));
     const { rerender: rerenderBare, store } = renderWithStore(
-      <CostEstimate state={form({ templateId: '1' })} wabaId="w" />,
+      <CostEstimate state={form({ templateId: '1' })} wabaId="w" onSpendCap={noop} />,
       {
         preloadedState: withAccount,
       },
@@ -129,7 +133,60 @@ describe('CostEstimate', () => {
     expect(
       await screen.findByText('The cost could not be estimated now.', undefined, { timeout: 3000 }),
     ).toBeTruthy();
-    rerender(<CostEstimate state={form({ mode: 'filter', tagIds: [], templateId: '1' })} wabaId="w" />);
+    rerender(
+      <CostEstimate
+        state={form({ mode: 'filter', tagIds: [], templateId: '1' })}
+        wabaId="w"
+        onSpendCap={noop}
+      />,
+    );
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Estimated cost' })).toBeNull());
+  });
+
+  it('has the optional spend cap beside the estimate, and says before Send when the estimate is over it', async () => {
+    server();
+    const typed: string[] = [];
+    const { rerender: rerenderBare, store } = renderWithStore(
+      <CostEstimate
+        state={form({ percentage: 100, templateId: '1', spendCap: '20' })}
+        wabaId="w"
+        onSpendCap={(value) => typed.push(value)}
+      />,
+      { preloadedState: withAccount },
+    );
+    const rerender = withStore(rerenderBare, store);
+    await screen.findByText('Estimated cost: $13.79 for 500 recipients at marketing rates', undefined, {
+      timeout: 3000,
+    });
+    const field = screen.getByRole('textbox', { name: 'Spend cap (USD, optional)' });
+    fireEvent.change(field, { target: { value: '12.50' } });
+    expect(typed).toEqual(['12.50']);
+    // $13.79 is within a $20 cap: nothing to say.
+    expect(screen.queryByRole('note')).toBeNull();
+
+    rerender(
+      <CostEstimate
+        state={form({ percentage: 100, templateId: '1', spendCap: '12.50' })}
+        wabaId="w"
+        onSpendCap={noop}
+      />,
+    );
+    expect(screen.getByRole('note').textContent).toBe(
+      'The estimate ($13.79) is over your spend cap ($12.50): the broadcast will pause before its cost passes the cap.',
+    );
+
+    // A cap that is not an amount shows the form's message on the field, and no comparison.
+    rerender(
+      <CostEstimate
+        state={form({ percentage: 100, templateId: '1', spendCap: '12.505' })}
+        wabaId="w"
+        onSpendCap={noop}
+        spendCapError="The spend cap must have at most 2 decimals (cents)"
+      />,
+    );
+    expect(screen.queryByRole('note')).toBeNull();
+    const invalid = screen.getByRole('textbox', { name: 'Spend cap (USD, optional)' });
+    expect(invalid.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('The spend cap must have at most 2 decimals (cents)')).toBeTruthy();
   });
 });

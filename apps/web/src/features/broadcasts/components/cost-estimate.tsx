@@ -1,22 +1,52 @@
 import { skipToken } from '@reduxjs/toolkit/query';
+import { parseSpendCap } from '@herald/contracts';
+import { FormField } from '../../../components/form-field';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { estimateRequest, type BroadcastFormState } from '../broadcast-form';
 import { formatUsd, useGetCostEstimateQuery } from '../cost-api';
 import { formatCount } from '../format';
 import { ESTIMATE_DEBOUNCE_MS } from '../use-broadcast-estimate';
 
-type CostEstimateProps = { state: BroadcastFormState; wabaId: string | null };
+type CostEstimateProps = {
+  state: BroadcastFormState;
+  wabaId: string | null;
+  /** The optional spend cap as typed (state.spendCap is what is estimated against). */
+  onSpendCap: (spendCap: string) => void;
+  spendCapError?: string;
+};
+
+/** Said before Send when the estimate is over the cap: the broadcast may still go, and will pause at the cap. */
+export function overCapLine(total: number, cap: number): string {
+  return `The estimate (${formatUsd(total)}) is over your spend cap (${formatUsd(cap)}): the broadcast will pause before its cost passes the cap.`;
+}
 
 /**
  * New broadcast's cost before sending (issue 20 item 3): the recipients by market × today's rate for the
  * template's category, asked again (debounced) whenever the audience, percentage or template changes, with the
  * breakdown by market on demand. Meta charges delivered messages only, so this is the most it would cost.
  */
-export function CostEstimate({ state, wabaId }: CostEstimateProps) {
+export function CostEstimate({ state, wabaId, onSpendCap, spendCapError }: CostEstimateProps) {
   const body = useDebouncedValue(estimateRequest(state, state.leaveOutUsNumbers), ESTIMATE_DEBOUNCE_MS);
   const query = useGetCostEstimateQuery(body ? { body, wabaId } : skipToken);
   const estimate = query.data;
-  if (!body) return null;
+  const cap = parseSpendCap(state.spendCap);
+  const capField = (
+    <FormField
+      label="Spend cap (USD, optional)"
+      inputMode="decimal"
+      placeholder="No cap"
+      value={state.spendCap}
+      onChange={(event) => onSpendCap(event.target.value)}
+      error={spendCapError}
+      hint="Sending pauses before the broadcast's cost would pass it, counting every message as billable."
+      className="max-w-xs"
+    />
+  );
+  if (!body) return capField;
+  const overCap =
+    estimate && estimate.total !== null && cap.ok && cap.value !== null && estimate.total > cap.value
+      ? overCapLine(estimate.total, cap.value)
+      : null;
 
   const line = !estimate
     ? query.isError
@@ -36,6 +66,11 @@ export function CostEstimate({ state, wabaId }: CostEstimateProps) {
       <output aria-label="Estimated cost" className="block font-medium text-slate-700">
         {line}
       </output>
+      {overCap ? (
+        <p role="note" className="font-medium text-amber-800">
+          {overCap}
+        </p>
+      ) : null}
       {estimate && estimate.total !== null && estimate.markets.length > 0 ? (
         <details>
           <summary className="cursor-pointer text-emerald-700">Cost by market</summary>
@@ -75,6 +110,7 @@ export function CostEstimate({ state, wabaId }: CostEstimateProps) {
           </p>
         </details>
       ) : null}
+      {capField}
     </section>
   );
 }

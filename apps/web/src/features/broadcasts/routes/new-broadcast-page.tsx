@@ -183,8 +183,12 @@ export function NewBroadcastPage() {
     } catch (error) {
       console.error('Creating the broadcast failed', error);
       const fields = fieldErrors(error);
-      if (fields.recipients || fields.phone_number_id) {
-        setServerFieldErrors({ recipients: fields.recipients, number: fields.phone_number_id });
+      if (fields.recipients || fields.phone_number_id || fields.spend_cap) {
+        setServerFieldErrors({
+          recipients: fields.recipients,
+          number: fields.phone_number_id,
+          spendCap: fields.spend_cap,
+        });
         focusFirstInvalid();
       } else {
         setServerError(serverMessage(error, ['message', 'detail']) ?? BROADCAST_MESSAGES.failed);
@@ -277,7 +281,12 @@ export function NewBroadcastPage() {
             recipients={recipientsText}
             sendingTime={sendingTime}
           />
-          <CostEstimate state={{ ...state, phoneNumberId }} wabaId={wabaId} />
+          <CostEstimate
+            state={{ ...state, phoneNumberId }}
+            wabaId={wabaId}
+            onSpendCap={(spendCap) => change({ spendCap })}
+            spendCapError={errors.spendCap}
+          />
           {serverError ? <FormAlert>{serverError}</FormAlert> : null}
           <LiveErrors count={Object.values(errors).filter(Boolean).length} />
           <div className="flex flex-wrap justify-end gap-2">

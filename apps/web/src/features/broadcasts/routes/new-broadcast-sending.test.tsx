@@ -3,7 +3,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BroadcastEstimateRequest, BroadcastTestRequest } from '@herald/contracts';
 import { json, pathOf } from '../../../test/fetch-stub';
 import { ana, contact, estimateAnswer, summerSale } from '../test/broadcast-fixtures';
-import { estimateBodies, fillDetails, isCreate, postedBody, renderPage } from '../test/new-broadcast-harness';
+import {
+  estimateBodies,
+  fillDetails,
+  isCreate,
+  postedBody,
+  renderPage,
+  submit,
+} from '../test/new-broadcast-harness';
 import { RETARGET_UNREADABLE } from './new-broadcast-page';
 
 // Issue 17 items 4, 5 and 7 on New broadcast: the confirmation, 'Send test', retargeting a report's filter, and
@@ -231,5 +238,31 @@ describe('the preview’s header image (issue 17 item 7)', () => {
     const image = await screen.findByRole('img', { name: 'Header image' });
     expect(image.getAttribute('src')).toBe('blob:header-image');
     await waitFor(() => expect(screen.queryByText('Image')).toBeNull());
+  });
+});
+
+describe('spend cap', () => {
+  it('refuses a cap that is not an amount in cents before sending, then sends the one typed', async () => {
+    const { fetchMock } = await renderPage();
+    fillDetails();
+    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
+    const field = screen.getByRole('textbox', { name: 'Spend cap (USD, optional)' });
+    fireEvent.change(field, { target: { value: '12.345' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Broadcast' }));
+    expect(await screen.findByText('The spend cap must have at most 2 decimals (cents)')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(field));
+
+    fireEvent.change(field, { target: { value: '$12.50' } });
+    submit();
+    expect(await postedBody(fetchMock)).toMatchObject({ spend_cap: 12.5 });
+  });
+
+  it('sends no spend_cap when the field is left empty', async () => {
+    const { fetchMock } = await renderPage();
+    fillDetails();
+    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
+    submit();
+    expect(await postedBody(fetchMock)).not.toHaveProperty('spend_cap');
   });
 });
