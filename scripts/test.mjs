@@ -1,7 +1,7 @@
 // `npm test`: install what is missing, then typecheck, lint, unit, web, integration and end-to-end suites,
 // ending with one line `N passed, N failed` summed over all of them. Node built-ins only until installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDependencies, repoRoot } from './ensure-deps.mjs';
@@ -127,4 +127,8 @@ for (const r of results) {
 }
 console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
 console.log(`${passed} passed, ${failed} failed`);
+// CI (scripts/ci.mjs) runs this twice and sums the runs.
+if (process.env.HERALD_TEST_SUMMARY_FILE) {
+  writeFileSync(process.env.HERALD_TEST_SUMMARY_FILE, JSON.stringify({ passed, failed }));
+}
 process.exit(failed > 0 ? 1 : 0);

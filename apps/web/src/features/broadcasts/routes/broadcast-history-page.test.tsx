@@ -5,6 +5,7 @@ import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { listPage, row, totals, withAccount } from '../test/broadcast-fixtures';
 import { BroadcastHistoryPage } from '../../../app/lazy-pages';
+import { blobText } from '../../../test/bodies';
 
 function listRequests(fetchMock: ReturnType<typeof stubFetch>) {
   return fetchMock
@@ -105,7 +106,7 @@ describe('Broadcast history (spec §2)', () => {
       tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
     expect(request.headers.get('Authorization')).toBe('Bearer test-access-token');
-    expect(await (created.mock.calls[0]![0] as Blob).text()).toContain('3,In January');
+    expect(await blobText(created.mock.calls[0]![0] as Blob)).toContain('3,In January');
     // Export applies the range too, so the file and the list agree.
     await waitFor(() => expect(listRequests(fetchMock).at(-1)?.get('from')).toBe('2026-01-01'));
   });

@@ -6,6 +6,7 @@ import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import toast from 'react-hot-toast';
 import { listPage, row, withAccount } from '../test/broadcast-fixtures';
 import { BroadcastHistoryPage, BroadcastReportPage } from '../../../app/lazy-pages';
+import { blobText } from '../../../test/bodies';
 
 function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): BroadcastRecipient {
   return {
@@ -356,7 +357,7 @@ describe('Delivery report (/broadcast/:id)', () => {
       outcome: 'failed',
       replied: 'true',
     });
-    expect(await (created.mock.calls[0]![0] as Blob).text()).toContain('Contact 3');
+    expect(await blobText(created.mock.calls[0]![0] as Blob)).toContain('Contact 3');
   });
 
   it('says when the export fails', async () => {

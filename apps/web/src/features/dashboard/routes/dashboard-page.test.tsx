@@ -12,6 +12,7 @@ import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { withAccount } from '../../broadcasts/test/broadcast-fixtures';
 import { DashboardPage } from '../../../app/lazy-pages';
 import { addDays, defaultRange, todayIn } from '../date-range';
+import { blobText } from '../../../test/bodies';
 
 const VALUES: Record<DashboardCardKey, [number | null, number | null, number | null]> = {
   total_messages: [10, 8, 25],
@@ -226,7 +227,7 @@ describe('Dashboard (issue 16)', () => {
     const range = defaultRange(Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(new URL(request.url).searchParams.get('from')).toBe(range.from);
     expect(request.headers.get('Authorization')).toBe('Bearer test-access-token');
-    expect(await (created.mock.calls[0]![0] as Blob).text()).toBe('date,sent\n2026-11-24,4\n');
+    expect(await blobText(created.mock.calls[0]![0] as Blob)).toBe('date,sent\n2026-11-24,4\n');
   });
 
   it('says when the figures cannot be loaded', async () => {

@@ -1,0 +1,44 @@
+// CI (.ci/run): the README's `npm test`, whole, on this machine's Node and again on the pinned Node LTS
+// (decision 057), ending with one line `N passed, N failed` summed over both runs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from './ensure-deps.mjs';
+import { ensureNodeLts, NODE_LTS_VERSION } from './ensure-node.mjs';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Runs `npm test` with `node` first in PATH from binDir (or this machine's node) and reads its summary. */
+function npmTest(label, binDir) {
+  console.log(`\n##### npm test on ${label} #####`);
+  const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'herald-ci-')), 'summary.json');
+  const env = { ...process.env, HERALD_TEST_SUMMARY_FILE: summaryFile };
+  if (binDir) env.PATH = `${binDir}${path.delimiter}${env.PATH}`;
+  const result = spawnSync(npm, ['test', '--loglevel=error'], { cwd: repoRoot, env, stdio: 'inherit' });
+  // No summary (a crash before it) or a failing exit with none counted: one failure, so CI cannot read green.
+  if (!existsSync(summaryFile)) return { passed: 0, failed: 1 };
+  const { passed, failed } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+  return { passed, failed: result.status !== 0 && failed === 0 ? 1 : failed };
+}
+
+const runs = [];
+runs.push({ label: `Node ${process.versions.node}`, ...npmTest(`Node ${process.versions.node}`) });
+let ltsBin;
+try {
+  ltsBin = ensureNodeLts();
+} catch (error) {
+  console.error(String(error));
+}
+runs.push(
+  ltsBin
+    ? { label: `Node ${NODE_LTS_VERSION}`, ...npmTest(`Node ${NODE_LTS_VERSION}`, ltsBin) }
+    : { label: `Node ${NODE_LTS_VERSION}`, passed: 0, failed: 1 },
+);
+
+console.log('\n##### CI summary #####');
+for (const run of runs) console.log(`${run.label.padEnd(14)} ${run.passed} passed, ${run.failed} failed`);
+const passed = runs.reduce((sum, run) => sum + run.passed, 0);
+const failed = runs.reduce((sum, run) => sum + run.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
