@@ -96,9 +96,16 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       query: ({ body }) => ({ url: '/broadcast/estimate/', method: 'POST', body }),
       providesTags: ['Broadcasts'],
     }),
-    /** POST /broadcast/{id}/{pause|resume|cancel}/ */
-    broadcastAction: build.mutation<BroadcastActionResponse, { id: number; action: BroadcastAction }>({
-      query: ({ id, action }) => ({ url: `/broadcast/${id}/${action}/`, method: 'POST' }),
+    /** POST /broadcast/{id}/{pause|resume|cancel}/; a resume may set a new spend cap (null removes it). */
+    broadcastAction: build.mutation<
+      BroadcastActionResponse,
+      { id: number; action: BroadcastAction; spendCap?: number | null }
+    >({
+      query: ({ id, action, spendCap }) => ({
+        url: `/broadcast/${id}/${action}/`,
+        method: 'POST',
+        ...(spendCap === undefined ? {} : { body: { spend_cap: spendCap } }),
+      }),
       invalidatesTags: ['Broadcasts'],
     }),
     /** GET /meta/templates/: the templates to choose from (the page filters the APPROVED ones). */

@@ -5,6 +5,7 @@ import {
   BROADCAST_ACTIONS,
   BROADCAST_MESSAGES,
   BROADCAST_PAGE_SIZE,
+  isSpendCapPause,
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
@@ -22,6 +23,7 @@ import type { BroadcastSort } from '../api';
 import { BroadcastsPagination } from '../components/broadcasts-pagination';
 import { BroadcastsTable } from '../components/broadcasts-table';
 import { CancelBroadcastDialog } from '../components/cancel-broadcast-dialog';
+import { RaiseSpendCapDialog } from '../components/raise-spend-cap-dialog';
 import { DateRangeFilter, type DayRange } from '../components/date-range-filter';
 import { SummaryCards } from '../components/summary-cards';
 import { useExportBroadcastsMutation } from '../export-api';
@@ -80,21 +82,39 @@ export function BroadcastHistoryPage() {
   const [runAction, action] = useBroadcastActionMutation();
   const [cancelling, setCancelling] = useState<BroadcastRow | null>(null);
   const [cancelFailure, setCancelFailure] = useState<string | null>(null);
+  // Resume of a broadcast its spend cap paused asks for a higher cap (or none) first (decision 052).
+  const [raising, setRaising] = useState<BroadcastRow | null>(null);
+  const [raiseFailure, setRaiseFailure] = useState<string | null>(null);
 
-  /** Pause and resume act at once; cancel asks first (the dialog calls back with confirmed = true). */
-  async function handleAction(row: BroadcastRow, chosen: BroadcastAction, confirmed = false) {
+  /**
+   * Pause and resume act at once; cancel asks first, and so does resuming a broadcast paused at its spend cap
+   * (the dialogs call back with confirmed = true, the latter with the new cap).
+   */
+  async function handleAction(
+    row: BroadcastRow,
+    chosen: BroadcastAction,
+    confirmed = false,
+    spendCap?: number | null,
+  ) {
     if (chosen === 'cancel' && !confirmed) {
       setCancelFailure(null);
       setCancelling(row);
       return;
     }
+    if (chosen === 'resume' && !confirmed && isSpendCapPause(row.status_reason)) {
+      setRaiseFailure(null);
+      setRaising(row);
+      return;
+    }
     try {
-      await runAction({ id: row.id, action: chosen }).unwrap();
+      await runAction({ id: row.id, action: chosen, spendCap }).unwrap();
       toast.success(`Broadcast ${BROADCAST_ACTIONS[chosen].done}`);
       setCancelling(null);
+      setRaising(null);
     } catch (failure) {
       console.error(`Could not ${chosen} the broadcast`, failure);
       if (chosen === 'cancel') setCancelFailure(errorText(failure));
+      else if (chosen === 'resume' && confirmed) setRaiseFailure(errorText(failure));
       else toast.error(errorText(failure));
     }
   }
@@ -210,6 +230,15 @@ export function BroadcastHistoryPage() {
           failure={cancelFailure}
           onConfirm={() => void handleAction(cancelling, 'cancel', true)}
           onClose={() => setCancelling(null)}
+        />
+      ) : null}
+      {raising ? (
+        <RaiseSpendCapDialog
+          row={raising}
+          busy={action.isLoading}
+          failure={raiseFailure}
+          onResume={(spendCap) => void handleAction(raising, 'resume', true, spendCap)}
+          onClose={() => setRaising(null)}
         />
       ) : null}
     </>
