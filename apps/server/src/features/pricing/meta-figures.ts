@@ -22,6 +22,7 @@ interface BroadcastRange {
   display_phone_number: string;
   first_send: Date | null;
   last_status: Date | null;
+  delivered_billable: number;
 }
 
 /** [start, end) widened to whole buckets, in Unix seconds: Meta's points cover whole buckets. */
@@ -67,13 +68,20 @@ export class MetaFiguresService {
   constructor(private readonly deps: MetaFiguresDependencies) {}
 
   async broadcastFigure(waba: OwnedWaba, broadcastId: number): Promise<MetaBroadcastFigure> {
+    // One pass over the broadcast's messages: its range, and its billable messages delivered (all of them fall in
+    // the range, which runs from its first send to its last status).
     const { rows } = await this.deps.pool.query<BroadcastRange>(
       `select b.status, p.id::int as waba_phone_id, p.display_phone_number,
-              (select min(m.accepted_at) from broadcast_messages m where m.broadcast_id = b.id) as first_send,
-              (select max(greatest(m.delivered_at, m.read_at, m.failed_at, m.priced_at))
-                 from broadcast_messages m where m.broadcast_id = b.id) as last_status
+              own.first_send, own.last_status, own.delivered_billable
          from broadcasts b
          join phone_numbers p on p.id = b.phone_number_id
+         cross join lateral (
+           select min(m.accepted_at) as first_send,
+                  max(greatest(m.delivered_at, m.read_at, m.failed_at, m.priced_at)) as last_status,
+                  count(*) filter (where m.pricing_billable
+                                     and coalesce(m.delivered_at, m.read_at) is not null)::int as delivered_billable
+             from broadcast_messages m
+            where m.broadcast_id = b.id) own
         where b.waba_account_id = $1 and b.id = $2`,
       [waba.id, broadcastId],
     );
@@ -100,13 +108,13 @@ export class MetaFiguresService {
       `.start(${range.start}).end(${range.end}).granularity(${range.granularity})` +
       `.phone_numbers(["${digits}"]).metric_types(["COST","VOLUME"]).pricing_types(["REGULAR"])`;
     const token = this.deps.secrets.open(waba.businessTokenEncrypted);
-    let answer: GraphPricingAnalytics;
-    try {
-      answer = await this.deps.graph.getPricingAnalytics(token, waba.wabaId, filters);
-    } catch (error) {
-      throw metaFailure(error);
-    }
-    const herald = await this.heraldInRange(broadcastId, broadcast.waba_phone_id, range);
+    // Meta's answer and Herald's own rows are read at the same time.
+    const [answer, overlapping] = await Promise.all([
+      this.deps.graph.getPricingAnalytics(token, waba.wabaId, filters).catch((error: unknown) => {
+        throw metaFailure(error);
+      }),
+      this.overlapping(broadcastId, broadcast.waba_phone_id, range),
+    ]);
     return {
       broadcast_id: broadcastId,
       currency: answer.currency ?? null,
@@ -117,30 +125,30 @@ export class MetaFiguresService {
         granularity: range.granularity,
       },
       still_sending: stillSending,
-      ...herald,
+      delivered_billable: broadcast.delivered_billable,
+      overlapping,
     };
   }
 
-  /** What Herald's rows say about the range: this broadcast's billable deliveries, and other broadcasts' ones. */
-  private async heraldInRange(broadcastId: number, phoneId: number, range: { start: number; end: number }) {
-    const { rows } = await this.deps.pool.query<{ own: number; broadcasts: number; messages: number }>(
-      `select count(*) filter (where m.broadcast_id = $1 and m.pricing_billable)::int as own,
-              count(distinct m.broadcast_id) filter (where m.broadcast_id <> $1)::int as broadcasts,
-              count(*) filter (where m.broadcast_id <> $1)::int as messages
+  /**
+   * Messages of the number's other broadcasts Herald saw delivered in the range: Meta counts them too. Only
+   * broadcasts started before the range ends and completed no more than a day before it starts are read (a
+   * message delivered later than a day after its broadcast completed is missed): there is no index by delivery
+   * time, and a month of a busy number's broadcasts would be tens of millions of rows.
+   */
+  private async overlapping(broadcastId: number, phoneId: number, range: { start: number; end: number }) {
+    const { rows } = await this.deps.pool.query<{ broadcasts: number; messages: number }>(
+      `select count(distinct m.broadcast_id)::int as broadcasts, count(*)::int as messages
          from broadcasts b
          join broadcast_messages m on m.broadcast_id = b.id
         where b.phone_number_id = $2
-          -- Meta keeps an undelivered message up to 30 days: an older broadcast cannot deliver in the range.
+          and b.id <> $1
           and b.started_at < to_timestamp($4)
-          and coalesce(b.completed_at, now()) >= to_timestamp($3) - interval '30 days'
+          and coalesce(b.completed_at, now()) >= to_timestamp($3) - interval '1 day'
           and coalesce(m.delivered_at, m.read_at) >= to_timestamp($3)
           and coalesce(m.delivered_at, m.read_at) < to_timestamp($4)`,
       [broadcastId, phoneId, range.start, range.end],
     );
-    const row = rows[0] ?? { own: 0, broadcasts: 0, messages: 0 };
-    return {
-      delivered_billable: row.own,
-      overlapping: { broadcasts: row.broadcasts, messages: row.messages },
-    };
+    return rows[0] ?? { broadcasts: 0, messages: 0 };
   }
 }
