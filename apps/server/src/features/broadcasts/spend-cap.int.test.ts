@@ -6,7 +6,9 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { marketOfNumber } from '../pricing/markets';
 import { loadRateCard, rateOn } from '../pricing/rate-card';
 import { BroadcastEngine } from './broadcast-engine';
+import type { SendResult } from './message-settle';
 import { MessageSender } from './message-sender';
+import { cutAtSpendCap } from './spend-cap';
 
 // Issue 20 item 3 (decision 052): a broadcast's spend cap pauses it before its billable cost could pass the cap.
 let t: TestApp;
@@ -251,5 +253,50 @@ describe('spend cap', () => {
       [id],
     );
     expect(counted.rows[0].n).toBe(0);
+  });
+
+  it('counts a message once: one given back unsent and claimed again is not counted twice', async () => {
+    // Created for later, then made 'sending' by hand: no engine pass runs during this test.
+    const id = (
+      await create({
+        name: 'Counted once',
+        spend_cap: 0.1,
+        scheduled_time: Math.floor(Date.now() / 1000) + 3600,
+      })
+    ).json().id;
+    await t.db.pool.query(`update broadcasts set status = 'sending' where id = $1`, [id]);
+    const numbers = NUMBERS.slice(0, 5); // North America: 0.025 each, so 4 fit a cap of 0.10 exactly
+    const { rows } = await t.db.pool.query<{ id: number }>(
+      `insert into broadcast_messages (broadcast_id, whatsapp_number, state)
+       select $1::bigint, n, 'sending' from unnest($2::text[]) with ordinality u(n, i) order by i returning id::int`,
+      [id, numbers],
+    );
+    const claimed = rows.map((row, i) => ({
+      message: {
+        id: row.id,
+        broadcast_id: id,
+        whatsapp_number: numbers[i]!,
+        attempts: 1,
+        contact: null,
+        opted_out: false,
+      },
+    }));
+    const unsent: SendResult[] = [];
+    expect(await cutAtSpendCap(t.db.pool, card, claimed.slice(0, 3), unsent)).toHaveLength(3);
+    // The same three again (given back by the messaging limit, say, and claimed again): nothing more is counted.
+    expect(await cutAtSpendCap(t.db.pool, card, claimed.slice(0, 3), unsent)).toHaveLength(3);
+    expect((await broadcastRow(id)).spend_committed).toBeCloseTo(3 * rate(numbers[0]!), 6);
+    // Then all five: the fourth takes it to the cap exactly, the fifth would pass it.
+    const allowed = await cutAtSpendCap(t.db.pool, card, claimed, unsent);
+    expect(allowed.map(({ message }) => message.id)).toEqual(rows.slice(0, 4).map((row) => row.id));
+    expect(unsent).toEqual([{ id: rows[4]!.id, state: 'released' }]);
+    expect(await broadcastRow(id)).toMatchObject({
+      status: 'paused',
+      status_reason: 'Spend cap reached: $0.10 of $0.10',
+      spend_committed: 0.1,
+      spend_needed: 0.125,
+    });
+    await t.db.pool.query(`update broadcasts set status = 'cancelled' where id = $1`, [id]);
+    await t.db.pool.query(`update broadcast_messages set state = 'cancelled' where broadcast_id = $1`, [id]);
   });
 });
