@@ -1,9 +1,10 @@
 import { spendCapReason } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
+import { isBsuidAddress } from '../contacts/bsuid-contacts';
 import type { RateCard } from '../pricing/rate-card';
 import { lockBroadcasts } from './broadcast-counts';
-import { LOCKED, type SendResult } from './message-settle';
+import type { SendResult } from './message-settle';
 import type { Claimed } from './sender-batch';
 import { messageCostMicros, MICROS, shippedRateCard, toMicros } from './spend-cap-rates';
 
@@ -41,6 +42,17 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
   const candidates = ready.filter(({ message }) => cappedIds.has(message.broadcast_id));
   const day = new Date().toISOString().slice(0, 10);
   const rates = card ?? shippedRateCard();
+  // A batch's numbers share a few markets: each market prefix (decision 049) and category is priced once.
+  const costs = new Map<string, number>();
+  const costOf = (address: string, category: string | null) => {
+    const key = `${category}|${isBsuidAddress(address) ? 'bsuid' : address.slice(0, 5)}`;
+    let cost = costs.get(key);
+    if (cost === undefined) {
+      cost = messageCostMicros(rates, address, category, day);
+      costs.set(key, cost);
+    }
+    return cost;
+  };
 
   const over = await withTransaction(pool, async (client) => {
     // Broadcast rows, then message rows, each in id order: the one lock order (decision 022).
@@ -51,12 +63,13 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
         where b.id = any($1::bigint[]) and b.spend_cap is not null`,
       [[...cappedIds]],
     );
-    const { rows: counted } = await client.query<{ id: number }>(
-      `with x as (select unnest($1::bigint[]) as id), ${LOCKED}
-       select m.id::int from broadcast_messages m join locked l on l.id = m.id where m.spend_counted`,
+    // Locked in id order (the sort is below the row locks), read by the primary key.
+    const { rows: locked } = await client.query<{ id: number; spend_counted: boolean }>(
+      `select m.id::int, m.spend_counted from broadcast_messages m
+        where m.id = any($1::bigint[]) order by m.id for update`,
       [candidates.map(({ message }) => message.id)],
     );
-    const alreadyCounted = new Set(counted.map((row) => row.id));
+    const alreadyCounted = new Set(locked.filter((row) => row.spend_counted).map((row) => row.id));
     const newlyCounted: number[] = [];
     const over = new Set<number>();
     const totals: Array<{ id: number; committed: number }> = [];
@@ -74,7 +87,7 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
         if (stopped) over.add(message.id);
         else if (alreadyCounted.has(message.id)) continue;
         else {
-          const cost = messageCostMicros(rates, message.whatsapp_number, broadcast.category, day);
+          const cost = costOf(message.whatsapp_number, broadcast.category);
           if (committed + cost <= cap) {
             committed += cost;
             newlyCounted.push(message.id);
