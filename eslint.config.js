@@ -25,6 +25,24 @@ export default tseslint.config(
     },
   },
   {
+    // Developer guide: web features, lib/ and components/ never import the app shell (app/: routes, layout,
+    // the app's store instance); the shell imports them. Tests included: they reach the app through test/.
+    files: ['apps/web/src/{features,lib,components}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+app(/|$)',
+              message: 'features/, lib/ and components/ do not import app/: move what they need to lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The start and test entry scripts run before dependencies exist: Node built-ins only.
     files: ['scripts/**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },

@@ -1,13 +1,9 @@
-import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { startHerald } from './app/start';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The app (router, store, layout and screens) is its own chunk, loaded when start needs it (issue 19).
+startHerald(createRoot(container), () => import('./app/app'));

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
-import { useDocumentTitle } from './page-title';
+import { useDocumentTitle } from './document-title';
 import { primaryButtonClass } from '../components/button-classes';
 
 export const ERROR_PAGE_TITLE = 'Unexpected Application Error';

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import type { RedirectState } from '../lib/redirect-state';
-import { useAppSelector } from './hooks';
+import { useAppSelector } from '../lib/store-hooks';
 
 /**
  * Spec §2: without an access token in the session, go to sign-in and remember where the user was

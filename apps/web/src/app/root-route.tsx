@@ -1,7 +1,8 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { PageLoading } from './page-loading';
-import { useDocumentTitle, usePageTitle } from './page-title';
+import { useDocumentTitle } from './document-title';
+import { usePageTitle } from './page-title';
 
 /**
  * The top route: keeps the browser tab title in step with the current screen, and shows the loading state

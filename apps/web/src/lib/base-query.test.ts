@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { makeStore } from '../app/store';
-import type { AppStore, PreloadedState } from '../app/store';
+import { makeStore } from './store';
+import type { AppStore, PreloadedState } from './store';
 import { expIn, fakeJwt } from '../test/fake-jwt';
 import { json, pathOf, stubFetch } from '../test/fetch-stub';
 import { baseQueryWithReauth, REFRESH_PATH } from './base-query';

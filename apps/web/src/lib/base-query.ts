@@ -15,8 +15,9 @@ export const REFRESH_PATH = '/api/login/refresh/';
 type SessionState = { auth: AuthState; waba: WabaState };
 
 /**
- * Per-endpoint options. `public` marks calls made while signed out (login, sign-up, password reset,
- * sign-up config): their 401 means "wrong credentials", never "refresh the session".
+ * Per-endpoint options. `public` marks calls made while signed out (sign-up, password reset, sign-up config;
+ * sign-in is a plain fetch, features/auth/sign-in-request.ts): their 401 means "wrong credentials", never
+ * "refresh the session".
  */
 export type HeraldExtraOptions = { public?: boolean };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../app/store';
-import type { PreloadedState } from '../app/store';
+import { makeStore } from './store';
+import type { PreloadedState } from './store';
 import { expIn, fakeJwt } from '../test/fake-jwt';
 import { json, pathOf, stubFetch } from '../test/fetch-stub';
 import { stubXhr } from '../test/xhr-stub';

@@ -3,8 +3,8 @@ import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { InitialEntry, RouteObject } from 'react-router';
-import { makeStore } from '../app/store';
-import type { AppStore, PreloadedState } from '../app/store';
+import { makeStore } from '../lib/store';
+import type { AppStore, PreloadedState } from '../lib/store';
 import { routes as appRoutes } from '../app/router';
 
 type StoreOptions = { preloadedState?: PreloadedState; store?: AppStore };

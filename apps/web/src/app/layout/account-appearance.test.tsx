@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../test/fetch-stub';
-import type { PreloadedState } from '../store';
+import type { PreloadedState } from '../../lib/store';
 import { DARK_ACCOUNT_KEY } from './account-appearance';
 
 const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };

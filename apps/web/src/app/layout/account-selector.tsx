@@ -1,8 +1,8 @@
 import { useContext } from 'react';
 import type { ChangeEvent } from 'react';
 import { selectWabaAccount, wabaAccountLabel } from '../../features/accounts/waba-slice';
-import { useAppDispatch, useAppSelector } from '../hooks';
-import { PersistorContext } from '../persistor-context';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { PersistorContext } from '../../lib/persistor-context';
 
 /**
  * Spec §2: shown only with at least one business account; choosing one stores it as the selected

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../test/fetch-stub';
-import type { PreloadedState } from '../store';
+import type { PreloadedState } from '../../lib/store';
 
 const withAccounts: PreloadedState = {
   ...signedIn,

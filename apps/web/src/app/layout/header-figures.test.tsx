@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { DashboardHeaderResponse, HeaderEvent } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../test/fetch-stub';
-import type { PreloadedState } from '../store';
+import type { PreloadedState } from '../../lib/store';
 
 const withAccount: PreloadedState = {
   ...signedIn,

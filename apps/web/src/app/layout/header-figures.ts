@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useGetDashboardHeaderQuery } from '../../features/dashboard/api';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 /** The header's figures are read again this often while a page stays open (a broadcast completes meanwhile). */
 export const HEADER_REFRESH_MS = 60_000;

@@ -1,21 +1,14 @@
-import type {
-  LoginRequest,
-  LoginResponse,
-  PasswordResetRequest,
-  SignupRequest,
-  SignupResponse,
-} from '@herald/contracts';
+import type { PasswordResetRequest, SignupRequest, SignupResponse } from '@herald/contracts';
 import { api } from '../../lib/api';
 
 type MessageAnswer = { message: string };
 
-/** Spec §7: the auth calls. Sign-in, sign-up and password reset are made signed out (`public`). */
+/**
+ * Spec §7: the auth calls. Sign-up and password reset are made signed out (`public`). Sign-in is a plain fetch
+ * (./sign-in-request), so the first screen does not load this query layer.
+ */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<LoginResponse, LoginRequest>({
-      query: (body) => ({ url: '/api/auth/login/', method: 'POST', body }),
-      extraOptions: { public: true },
-    }),
     logout: build.mutation<MessageAnswer, void>({
       query: () => ({ url: '/api/auth/logout/', method: 'POST' }),
     }),
@@ -30,4 +23,4 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useLogoutMutation, useSignupMutation, useResetPasswordMutation } = authApi;
+export const { useLogoutMutation, useSignupMutation, useResetPasswordMutation } = authApi;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { EmbeddedSignupError } from '../../../lib/embedded-signup';
 import { serverMessage } from '../../../lib/server-message';
 import { useEmbeddedSignup } from '../../../lib/use-embedded-signup';

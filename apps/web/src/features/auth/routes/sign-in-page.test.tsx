@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import toast from 'react-hot-toast';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import { AppToaster } from '../../../app/app-toaster';
+import { AppToaster } from '../../../lib/app-toaster';
 
 const wabas = [
   {

@@ -7,7 +7,7 @@ import { AuthCard } from '../../../components/auth-card';
 import { FormField } from '../../../components/form-field';
 import { TextLink } from '../../../components/text-link';
 import { primaryButtonClass } from '../../../components/button-classes';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store-hooks';
 import { EmbeddedSignupError } from '../../../lib/embedded-signup';
 import { serverMessage } from '../../../lib/server-message';
 import { useEmbeddedSignup } from '../../../lib/use-embedded-signup';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { spendCapReason, spendCapTooLowMessage } from '@herald/contracts';
-import { BroadcastHistoryPage } from '../../../app/lazy-pages';
+import { BroadcastHistoryPage } from '../../../test/lazy-pages';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { renderRoute } from '../../../test/render-with-store';
 import { listPage, row, withAccount } from '../test/broadcast-fixtures';

@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { listPage, row, totals, withAccount } from '../test/broadcast-fixtures';
-import { BroadcastHistoryPage } from '../../../app/lazy-pages';
+import { BroadcastHistoryPage } from '../../../test/lazy-pages';
 import { blobText } from '../../../test/bodies';
 
 function listRequests(fetchMock: ReturnType<typeof stubFetch>) {

@@ -5,7 +5,7 @@ import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import toast from 'react-hot-toast';
 import { listPage, row, withAccount } from '../test/broadcast-fixtures';
-import { BroadcastHistoryPage, BroadcastReportPage } from '../../../app/lazy-pages';
+import { BroadcastHistoryPage, BroadcastReportPage } from '../../../test/lazy-pages';
 import { blobText } from '../../../test/bodies';
 
 function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): BroadcastRecipient {

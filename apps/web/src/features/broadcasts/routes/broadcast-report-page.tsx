@@ -14,7 +14,7 @@ import { DataTable, type DataTableHeader } from '../../../components/data-table'
 import { DownloadIcon, PlusIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { PreviousNext } from '../../../components/previous-next';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { displayNumber } from '../../../lib/display-number';
 import { errorText } from '../../../lib/error-text';
 import { saveDownload } from '../../../lib/save-download';

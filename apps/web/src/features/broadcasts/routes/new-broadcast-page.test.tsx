@@ -16,7 +16,7 @@ import {
   selected,
   submit,
 } from '../test/new-broadcast-harness';
-import { BroadcastHistoryPage, NewBroadcastPage } from '../../../app/lazy-pages';
+import { BroadcastHistoryPage, NewBroadcastPage } from '../../../test/lazy-pages';
 
 const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
 

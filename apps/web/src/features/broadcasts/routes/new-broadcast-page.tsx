@@ -9,7 +9,7 @@ import { FormAlert } from '../../../components/form-alert';
 import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-preview-switch';
 import { LiveErrors } from '../../../components/live-errors';
 import { PageHeader } from '../../../components/page-header';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { fieldErrors } from '../../../lib/field-errors';
 import { serverMessage } from '../../../lib/server-message';
 import {

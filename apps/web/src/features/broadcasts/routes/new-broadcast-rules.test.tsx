@@ -13,7 +13,7 @@ import {
   renderPage,
   submit,
 } from '../test/new-broadcast-harness';
-import { NewBroadcastPage } from '../../../app/lazy-pages';
+import { NewBroadcastPage } from '../../../test/lazy-pages';
 
 // The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
 beforeAll(() => Promise.all([NewBroadcastPage.preload()]));

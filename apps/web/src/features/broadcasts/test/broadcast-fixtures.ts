@@ -9,7 +9,7 @@ import type {
   TemplateDetail,
   TemplateListItem,
 } from '@herald/contracts';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 import { signedIn } from '../../../test/render-with-store';
 
 const account = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };

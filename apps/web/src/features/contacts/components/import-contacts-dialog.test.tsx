@@ -3,7 +3,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { renderWithStore, signedIn } from '../../../test/render-with-store';
 import { stubXhr } from '../../../test/xhr-stub';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 import { api } from '../../../lib/api';
 import { CONTACT_TEMPLATE_CSV } from '../contact-template';
 import { ImportContactsDialog } from './import-contacts-dialog';

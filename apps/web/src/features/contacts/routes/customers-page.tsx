@@ -4,7 +4,7 @@ import type { Contact, Tag } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { PlusIcon, SearchIcon, UploadIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import { useDebouncedCallback } from '../../../lib/use-debounced-callback';
 import { useGetContactsQuery, useGetTagsQuery } from '../api';

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import type { Contact } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 
 const account = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
 const withAccount: PreloadedState = {

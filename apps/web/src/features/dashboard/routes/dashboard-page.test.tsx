@@ -10,7 +10,7 @@ import {
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { withAccount } from '../../broadcasts/test/broadcast-fixtures';
-import { DashboardPage } from '../../../app/lazy-pages';
+import { DashboardPage } from '../../../test/lazy-pages';
 import { addDays, defaultRange, todayIn } from '../date-range';
 import { blobText } from '../../../test/bodies';
 

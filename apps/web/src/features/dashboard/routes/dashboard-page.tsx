@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { secondaryButtonClass } from '../../../components/button-classes';
 import { CalendarIcon, DownloadIcon, RefreshIcon } from '../../../components/icons';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import { useExportDashboardMutation, useGetDashboardQuery } from '../api';
 import {

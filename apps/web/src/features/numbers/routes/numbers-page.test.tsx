@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 import { formatGraphTime } from '../graph-time';
 
 const account = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };

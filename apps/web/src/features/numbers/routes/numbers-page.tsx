@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { PhoneNumber } from '@herald/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { labelStackedCells, STACKED_TABLE_CLASS } from '../../../components/stacked-table';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import { useGetPhoneNumbersQuery } from '../api';
 import { ScrollFrame } from '../components/scroll-frame';

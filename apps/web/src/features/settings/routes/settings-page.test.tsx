@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 import type { FacebookLoginResponse, FacebookSdk } from '../../../lib/embedded-signup';
 
 const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };

@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 
 const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
 const withAccount: PreloadedState = {

@@ -13,7 +13,7 @@ import type { RenumberNotice, TemplateFieldError, TemplateLanguageCode } from '@
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { FormAlert } from '../../../components/form-alert';
 import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-preview-switch';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import {
   useCreateTemplateMutation,

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { DEFAULT_ACCOUNT_SETTINGS } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import type { PreloadedState } from '../../../app/store';
+import type { PreloadedState } from '../../../lib/store';
 import { APPROVAL_NOTE } from './create-template-page';
 
 const acme = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };

@@ -8,7 +8,7 @@ import { PlusIcon, RefreshIcon } from '../../../components/icons';
 import { PageHeader } from '../../../components/page-header';
 import { SearchOnEnter } from '../../../components/search-on-enter';
 import { WatchTutorialButton } from '../../../components/watch-tutorial-button';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import {
   templatesApi,

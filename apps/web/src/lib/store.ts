@@ -1,14 +1,7 @@
+// The store's shape and how it is made; the app's one persisted instance is made by the app shell (app/app.tsx),
+// so tests and other importers get no persisted store as a side effect.
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import {
-  FLUSH,
-  PAUSE,
-  PERSIST,
-  PURGE,
-  REGISTER,
-  REHYDRATE,
-  persistReducer,
-  persistStore,
-} from 'redux-persist';
+import { FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE, persistReducer } from 'redux-persist';
 // The ES build: the bundler's interop with lib/ (CommonJS `exports.default`) yields the module object, not
 // the storage, and rehydration then fails with "getItem is not a function".
 import storage from 'redux-persist/es/storage';
@@ -16,7 +9,7 @@ import { authReducer } from '../features/auth/auth-slice';
 import type { AuthState } from '../features/auth/auth-slice';
 import { wabaReducer } from '../features/accounts/waba-slice';
 import type { WabaState } from '../features/accounts/waba-slice';
-import { api } from '../lib/api';
+import { api } from './api';
 
 /** Spec §9: give up waiting for stored state after 5 s and start from the initial state. */
 export const PERSIST_TIMEOUT_MS = 5000;
@@ -49,6 +42,3 @@ export function makeStore(preloadedState?: PreloadedState) {
 
 export type AppStore = ReturnType<typeof makeStore>;
 export type AppDispatch = AppStore['dispatch'];
-
-export const store = makeStore();
-export const persistor = persistStore(store);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { createMemoryRouter } from 'react-router';
-import { TOAST_LIMIT } from '../lib/toast-options';
+import { TOAST_LIMIT } from './toast-options';
 import { AppToaster } from './app-toaster';
 
 afterEach(() => {

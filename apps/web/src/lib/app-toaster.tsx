@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import toaster, { ToastBar, Toaster, resolveValue, useToasterStore } from 'react-hot-toast';
 import type { Toast } from 'react-hot-toast';
-import { toasterProps } from '../lib/toast-options';
+import { toasterProps } from './toast-options';
 
 function spokenText(toast: Toast): string | null {
   const message = resolveValue(toast.message, toast);
