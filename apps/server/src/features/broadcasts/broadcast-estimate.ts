@@ -116,14 +116,15 @@ export async function estimateAudience(
   const leaveOut = marketing && input.leaveOutUs;
   const [counts, limit] = await Promise.all([
     pool.query<{ total: number; us: number; fresh: number }>(
-      `with k as (select ${PORTFOLIO_OF_WABA} as key from waba_accounts w where w.id = $1)
+      // The window's reached numbers (at most the limit's few thousands) are joined once: an EXISTS inside
+      // the FILTER ran as a subplan per recipient, a million index probes (2.3 s at 1,000,000 contacts).
+      `with k as (select ${PORTFOLIO_OF_WABA} as key from waba_accounts w where w.id = $1),
+            reached as (select r.whatsapp_number from portfolio_reach r, k
+                         where r.portfolio = k.key and r.reached_at > now() - make_interval(secs => $4))
        select count(*)::int as total,
               count(*) filter (where ${usNumberSql('a.whatsapp_number')})::int as us,
-              count(*) filter (where not exists (
-                select 1 from portfolio_reach r, k
-                 where r.portfolio = k.key and r.whatsapp_number = a.whatsapp_number
-                   and r.reached_at > now() - make_interval(secs => $4)))::int as fresh
-         from (${audience.sql}) a`,
+              count(*) filter (where reached.whatsapp_number is null)::int as fresh
+         from (${audience.sql}) a left join reached on reached.whatsapp_number = a.whatsapp_number`,
       [waba.id, audience.ids, leaveOut, LIMIT_WINDOW_SECONDS],
     ),
     readMessagingLimit(pool, waba.id),
