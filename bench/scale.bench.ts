@@ -22,7 +22,6 @@ try {
     mps: MPS,
     apis: 2,
     workers: 3,
-    spreadNumbers: true,
     timeoutMs: Math.max(120_000, (RECIPIENTS / MPS) * 4_000),
   });
   const messages = figures.numbers.reduce((sum, n) => sum + n.accepted_in_sandbox, 0);
@@ -52,7 +51,6 @@ try {
       webhooks_per_api: figures.webhooks_per_api,
       api_cpu_seconds: figures.api_cpu_seconds,
       sandbox_cpu_seconds: figures.sandbox_cpu_seconds,
-      number_1_worker_held_ms: figures.paused_ms,
       wall_seconds: figures.wall_seconds,
       load_average_before: loadBefore.map((l) => Number(l.toFixed(2))),
       load_average_after: loadavg().map((l) => Number(l.toFixed(2))),

@@ -27,8 +27,6 @@ export interface ScaleOptions {
   mps: number;
   apis: number;
   workers: number;
-  /** Holds number 1's worker while number 2 starts, so another worker takes it (see below). */
-  spreadNumbers: boolean;
   /** Gives up waiting for the broadcasts after this long. */
   timeoutMs: number;
 }
@@ -71,8 +69,6 @@ export interface ScaleFigures {
   /** CPU seconds each API process used while the broadcasts ran (mostly status webhooks). */
   api_cpu_seconds: number[];
   sandbox_cpu_seconds: number;
-  /** How long number 1's worker was held (SIGSTOP) while number 2 started: 0 when not spread. */
-  paused_ms: number;
   /** From the first create to both broadcasts completed with every status applied. */
   wall_seconds: number;
 }
@@ -233,28 +229,13 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       }
       return null;
     };
-    // The first worker to tick takes the lease of every number with work (the engine has no fairness between
-    // workers): left to chance, one worker sent both numbers in about one run of four. So the race is decided:
-    // while number 2's broadcast is created, the worker sending number 1 is held (SIGSTOP, as a long GC pause or a
-    // starved CPU would hold it) until another worker holds number 2's lease, then let go (its own lease, 15 s,
-    // is never at risk). The pause is measured and reported.
+    // Number 1's broadcast first, then number 2's once number 1 is being sent: the worker sending number 1
+    // already holds its fair share (one number of two among three live workers: worker-share.ts), so it leaves
+    // number 2 to another worker, whichever ticks first. Nothing is held or timed to make that happen.
     const broadcastIds = [await create(0)];
-    let pausedMs = 0;
-    const firstHolder = await leaseHolder(numberIds[0]!, 10_000);
-    const held = workers.find((w) => firstHolder?.split(':')[1] === String(w.pid));
-    if (options.spreadNumbers && held) {
-      const pausedAt = Date.now();
-      held.child.kill('SIGSTOP');
-      try {
-        broadcastIds.push(await create(1));
-        await leaseHolder(numberIds[1]!, 5_000);
-      } finally {
-        held.child.kill('SIGCONT');
-        pausedMs = Date.now() - pausedAt;
-      }
-    } else {
-      broadcastIds.push(await create(1));
-    }
+    if ((await leaseHolder(numberIds[0]!, 10_000)) === null)
+      throw new Error('no worker took number 1 within 10 s');
+    broadcastIds.push(await create(1));
 
     const holders = new Map<string, Set<string>>();
     const deadline = startedAt + options.timeoutMs;
@@ -338,7 +319,6 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       webhooks_per_api: [...proxy.forwarded],
       api_cpu_seconds: othersUsed.slice(0, apis.length),
       sandbox_cpu_seconds: othersUsed[apis.length]!,
-      paused_ms: pausedMs,
       wall_seconds: Number(wallSeconds.toFixed(2)),
     };
   } finally {

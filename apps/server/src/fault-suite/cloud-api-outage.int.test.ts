@@ -4,7 +4,8 @@ import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 // Issue 18, fault 3: the Cloud API failing every send (the sandbox's error_rate_5xx 1: HTTP 500, code 131000,
 // nothing accepted) for 10 s in the middle of a broadcast; bench/faults.bench.ts holds it for 60 s. The worker
 // retries with a growing back-off instead of hammering Meta or giving up, the broadcast completes once the API
-// is back, nobody is messaged twice, and meanwhile the history and the report say what they can.
+// is back, nobody is messaged twice, and meanwhile the history says why (decision 055) and the report lists who
+// waits.
 const RECIPIENTS = 1_000;
 const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 10_000);
 let scene: FaultScene;
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 describe('the Cloud API failing every send for a while mid-broadcast', () => {
   it(
-    'backs off, then completes with nobody messaged twice; the report names the error meanwhile',
+    'backs off, then completes with nobody messaged twice; the history and the report say why meanwhile',
     async () => {
       const { t } = scene;
       const broadcastId = await scene.broadcastToAll('Outage');
@@ -35,8 +36,22 @@ describe('the Cloud API failing every send for a while mid-broadcast', () => {
 
       await sleep(OUTAGE_MS / 2);
       // What a user sees meanwhile.
-      const list = await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers: scene.headers });
-      const row = list.json().results.find((r: { id: number }) => r.id === broadcastId);
+      const historyRow = async (tz: string) => {
+        const list = await t.app.inject({
+          method: 'GET',
+          url: `/broadcast/create/?tz=${encodeURIComponent(tz)}`,
+          headers: scene.headers,
+        });
+        return list.json().results.find((r: { id: number }) => r.id === broadcastId);
+      };
+      const row = await historyRow('UTC');
+      const rowInTokyo = await historyRow('Asia/Tokyo');
+      const since = (
+        await t.db.pool.query<{ since: Date | null }>(
+          'select unanswered_since as since from broadcasts where id = $1',
+          [broadcastId],
+        )
+      ).rows[0]!.since;
       const report = await t.app.inject({
         method: 'GET',
         url: `/broadcast/${broadcastId}/recipients/?outcome=pending`,
@@ -54,9 +69,20 @@ describe('the Cloud API failing every send for a while mid-broadcast', () => {
       await scene.sandbox('/__sandbox/faults', { error_rate_5xx: 0 });
       const upAt = Date.now();
 
-      // The history row: still sending, nothing failed because of the outage.
+      // The history row: still sending, nothing failed because of the outage, and the reason says what is
+      // happening since when, in the caller's time zone.
       expect(row.status).toBe('sending');
       expect(row.failed_percentage).toBe(0);
+      expect(since).not.toBeNull();
+      expect(since!.getTime()).toBeGreaterThanOrEqual(downAt - 1_000);
+      const clock = (tz: string) =>
+        since!.toLocaleTimeString('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit' });
+      expect(row.status_reason).toBe(
+        `Retrying: WhatsApp's servers are not answering (since ${clock('UTC')})`,
+      );
+      expect(rowInTokyo.status_reason).toBe(
+        `Retrying: WhatsApp's servers are not answering (since ${clock('Asia/Tokyo')})`,
+      );
       // The report: the recipients waiting carry Meta's error as the reason they are not sent yet.
       const pending = report.json();
       expect(pending.outcomes.pending).toBeGreaterThan(0);
@@ -65,6 +91,10 @@ describe('the Cloud API failing every send for a while mid-broadcast', () => {
       expect(attempts.erred).toBeGreaterThan(0);
       if (OUTAGE_MS <= 10_000) expect(attempts.max).toBeLessThanOrEqual(6);
 
+      // Cleared when sending resumes: the first batch WhatsApp answers.
+      await waitFor('the reason to clear once WhatsApp answers', async () =>
+        (await historyRow('UTC')).status_reason === null ? true : undefined,
+      );
       await waitFor(
         'the broadcast to complete',
         async () => ((await scene.status(broadcastId)) === 'completed' ? true : undefined),
@@ -74,6 +104,10 @@ describe('the Cloud API failing every send for a while mid-broadcast', () => {
       await t.app.webhooks.idle();
       const log = await scene.sentLog();
       expect(log.duplicate_recipients).toEqual([]);
+      const cleared = await t.db.pool.query('select unanswered_since from broadcasts where id = $1', [
+        broadcastId,
+      ]);
+      expect(cleared.rows[0].unanswered_since).toBeNull();
       expect(log.total).toBe(log.unique_recipients);
       const states = await scene.statesOf(broadcastId);
       const reached = ['accepted', 'sent', 'delivered', 'read'].reduce((sum, s) => sum + (states[s] ?? 0), 0);

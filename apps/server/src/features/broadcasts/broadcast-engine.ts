@@ -9,7 +9,7 @@ import { toResult } from './send-result';
 
 export type { Claimed } from './sender-batch';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
-import { LOCKED, settleMessages, type SendResult } from './message-settle';
+import { settleMessages, type SendResult } from './message-settle';
 import {
   addressee,
   claimBatch,
@@ -24,6 +24,10 @@ import { SendGate, type BatchGate } from './send-gate';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
 import type { RateCard } from '../pricing/rate-card';
 import { cutAtSpendCap } from './spend-cap';
+import { markGroupSize, RequestMarks } from './request-marks';
+import { acquireLease } from './sender-lease';
+import { UnansweredSends } from './unanswered-sends';
+import { leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
 
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
@@ -52,7 +56,8 @@ export interface EngineLog {
  * The broadcast pipeline (docs/architecture.md): starts due broadcasts by freezing their audience, then runs
  * one sender per phone number, holding a lease in Postgres so that across any number of workers a number
  * sends from one place, paced at its throughput. Message rows are the queue: claimed with
- * FOR UPDATE SKIP LOCKED, marked `sending` before the request, settled after it in batches.
+ * FOR UPDATE SKIP LOCKED (marked `sending`), marked requested a small group at a time just before their requests
+ * (request-marks.ts), settled after them in batches.
  */
 export class BroadcastEngine {
   private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -104,18 +109,35 @@ export class BroadcastEngine {
         where b.status = 'sending' and (b.waiting_until is null or b.waiting_until <= now())
           and exists (select 1 from broadcast_messages m where m.broadcast_id = b.id and m.state in ('queued', 'sending'))`,
     );
-    for (const { phone_number_id: phoneId } of rows) {
-      if (!this.senders.has(phoneId)) {
-        const run = this.runSender(phoneId)
-          .catch((error: Error) => this.deps.log?.error({ err: error, phoneId }, 'sender failed'))
-          .finally(() => this.senders.delete(phoneId));
-        this.senders.set(phoneId, run);
-      }
-    }
+    await this.startSenders(rows.map((row) => row.phone_number_id));
     await completeFinishedBroadcasts(
       this.deps.pool,
       this.deps.unconfirmedTimeoutSeconds ?? DEFAULT_OUTCOME_TIMEOUT_SECONDS,
     );
+  }
+
+  /**
+   * Starts a sender for each number with work that no worker sends yet, up to this worker's fair share of
+   * the numbers among the live workers (worker-share.ts): which worker ticks first does not decide who sends
+   * them all. The lease is taken here, so a number this worker skips stays free for another.
+   */
+  private async startSenders(withWork: number[]): Promise<void> {
+    const free = withWork.filter((phoneId) => !this.senders.has(phoneId));
+    if (free.length === 0) return;
+    const workers = await liveWorkers(this.deps.pool, this.holder, this.leaseSeconds);
+    const share = shareOfNumbers(withWork.length, workers);
+    for (const phoneId of free) {
+      if (this.stopped || this.senders.size >= share) return;
+      if (!(await this.acquireLease(phoneId))) continue;
+      const run = this.runSender(phoneId)
+        .catch((error: Error) => this.deps.log?.error({ err: error, phoneId }, 'sender failed'))
+        .finally(() => this.senders.delete(phoneId));
+      this.senders.set(phoneId, run);
+    }
+  }
+
+  private get leaseSeconds(): number {
+    return this.deps.leaseSeconds ?? 15;
   }
 
   /** Starts every due broadcast (the first step of a tick); answers how many started. */
@@ -140,6 +162,7 @@ export class BroadcastEngine {
     await this.deps.pool
       .query('delete from sender_leases where holder = $1', [this.holder])
       .catch(() => undefined);
+    await leaveWorkers(this.deps.pool, this.holder).catch(() => undefined);
   }
 
   private startNextDue(): Promise<boolean> {
@@ -169,31 +192,8 @@ export class BroadcastEngine {
     );
   }
 
-  /** Takes (or renews) the number's lease; a lease taken over from a dead sender turns its in-flight rows unconfirmed. */
-  private async acquireLease(phoneId: number): Promise<boolean> {
-    const { rows } = await this.deps.pool.query<{ previous: string | null }>(
-      `with previous as (select holder from sender_leases where phone_number_id = $1)
-       insert into sender_leases (phone_number_id, holder, expires_at)
-       values ($1, $2, now() + make_interval(secs => $3))
-       on conflict (phone_number_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
-         where sender_leases.expires_at < now() or sender_leases.holder = excluded.holder
-       returning (select holder from previous) as previous`,
-      [phoneId, this.holder, this.deps.leaseSeconds ?? 15],
-    );
-    if (rows.length === 0) return false;
-    if (rows[0]!.previous !== this.holder) {
-      // Whoever held the lease died mid-send: its `sending` rows may or may not have reached Meta.
-      // Rows locked in id order, as every writer of message rows does (decision 022).
-      await this.deps.pool.query(
-        `with x as (select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
-                     where b.phone_number_id = $1 and m.state = 'sending'),
-         ${LOCKED}
-         update broadcast_messages m set state = 'unconfirmed', unconfirmed_at = now()
-           from locked l where m.id = l.id and m.state = 'sending'`,
-        [phoneId],
-      );
-    }
-    return true;
+  private acquireLease(phoneId: number): Promise<boolean> {
+    return acquireLease(this.deps.pool, phoneId, this.holder, this.leaseSeconds);
   }
 
   private async runSender(phoneId: number): Promise<void> {
@@ -220,9 +220,12 @@ export class BroadcastEngine {
         }
         next = this.observed(this.prepare(phoneId, context));
         if (prepared.kind === 'not prepared') continue;
-        const results = await this.sendBatch(context, bucket, prepared);
+        const unanswered = new UnansweredSends();
+        const results = await this.sendBatch(context, bucket, prepared, unanswered);
         await settling;
-        settling = this.observed(this.settleBatch(prepared.batch, [...prepared.unsent, ...results]));
+        settling = this.observed(
+          this.settleBatch(prepared.batch, [...prepared.unsent, ...results], unanswered),
+        );
       }
       await settling;
     } finally {
@@ -294,35 +297,69 @@ export class BroadcastEngine {
     };
   }
 
-  /** Sends a prepared batch at the number's pace; answers each message's result. */
-  private sendBatch(
+  /**
+   * Sends a prepared batch at the number's pace, in claim order; answers each message's result. Each row is
+   * marked requested (a group at a time, request-marks.ts) before its request goes out, so a kill leaves
+   * unconfirmed only rows that may have reached Meta.
+   */
+  private async sendBatch(
     context: SendContext,
     bucket: TokenBucket,
     { gate, sendable }: Extract<Prepared, { kind: 'batch' }>,
+    unanswered: UnansweredSends,
   ): Promise<Result[]> {
-    return Promise.all(
-      sendable.map(async ({ message, template }) => {
-        // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
-        // being left 'sending' (after a restart that would read as "may have reached Meta": unknown, unsent).
-        const go = await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]);
-        if (!go || this.stopped || !gate.allows(message.broadcast_id))
-          return { id: message.id, state: 'released' } as Result;
-        const outcome = await this.deps.sender.send(context.token, context.phoneNumberId, {
-          messaging_product: 'whatsapp',
-          recipient_type: 'individual',
-          ...addressee(message.whatsapp_number),
-          type: 'template',
-          biz_opaque_callback_data: String(message.id),
-          template,
-        });
-        return gate.saw(toResult(message, outcome));
-      }),
+    const marks = new RequestMarks(
+      this.deps.pool,
+      sendable.map(({ message }) => message.id),
+      markGroupSize(context.mps),
     );
+    const sends: Array<Promise<Result>> = [];
+    let marking = true;
+    for (const [index, { message, template }] of sendable.entries()) {
+      // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
+      // being left 'sending'.
+      const release = { id: message.id, state: 'released' } as Result;
+      const go =
+        marking &&
+        !this.stopped &&
+        gate.allows(message.broadcast_id) &&
+        (await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]));
+      if (!go || this.stopped || !gate.allows(message.broadcast_id)) {
+        sends.push(Promise.resolve(release));
+        continue;
+      }
+      try {
+        await marks.before(index);
+      } catch (error) {
+        // Not marked, so not requested: this row and the rest of the batch go back to the queue.
+        this.deps.log?.error({ err: error }, 'marking requests failed');
+        marking = false;
+        sends.push(Promise.resolve(release));
+        continue;
+      }
+      sends.push(
+        this.deps.sender
+          .send(context.token, context.phoneNumberId, {
+            messaging_product: 'whatsapp',
+            recipient_type: 'individual',
+            ...addressee(message.whatsapp_number),
+            type: 'template',
+            biz_opaque_callback_data: String(message.id),
+            template,
+          })
+          .then((outcome) => {
+            unanswered.saw(message.broadcast_id, outcome);
+            return gate.saw(toResult(message, outcome));
+          }),
+      );
+    }
+    return Promise.all(sends);
   }
 
-  private async settleBatch(batch: Claimed[], results: Result[]): Promise<void> {
+  private async settleBatch(batch: Claimed[], results: Result[], unanswered: UnansweredSends): Promise<void> {
     await settleMessages(this.deps.pool, results);
     await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
+    await unanswered.record(this.deps.pool);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { BroadcastListQuery, BroadcastRow } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
+import { UNANSWERED_REASON_SQL } from './unanswered-sends';
 
 const PAGE_SIZE = 10;
 
@@ -16,7 +17,9 @@ const WHERE = `waba_account_id = $1
 const ROW_SQL = `
   select id::int, name, template_name, scheduled_at, status, total_recipients, sent_count, handed_count,
          delivered_count, read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, replied_count,
-         status_reason, waiting_until, spend_cap::text,
+         case when status = 'sending' and unanswered_since is not null then ${UNANSWERED_REASON_SQL('$5')}
+              else status_reason end as status_reason,
+         waiting_until, spend_cap::text,
          (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number,
          -- Paused with nothing left for Herald to send (no audience to write, nothing queued): decision 036.
          status = 'paused'

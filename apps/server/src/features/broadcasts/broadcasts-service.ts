@@ -174,7 +174,9 @@ export class BroadcastsService {
       }
       await client.query(
         `update broadcasts set status = $2, completed_at = case when $2 = 'cancelled' then now() end,
-                status_reason = case when $2 = 'sending' then null else status_reason end
+                status_reason = case when $2 = 'sending' then null else status_reason end,
+                -- A resumed broadcast says "not answering" again only once a batch finds that again.
+                unanswered_since = case when $2 = 'sending' then null else unanswered_since end
           where id = $1`,
         [id, rule.to],
       );

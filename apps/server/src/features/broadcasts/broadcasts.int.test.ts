@@ -570,7 +570,7 @@ describe('crash safety and status webhooks', () => {
     await postMessagesWebhook(t, owner.business.waba_id, { statuses });
   }
 
-  it('never resends a row a dead sender left in flight; its status webhook settles it', async () => {
+  it('never resends a row a dead sender may have requested (its status webhook settles it); sends once the rows it only claimed', async () => {
     const id = (
       await createBroadcast({
         name: 'Crash',
@@ -578,7 +578,8 @@ describe('crash safety and status webhooks', () => {
         recipients: { type: 'all', percentage: 5 },
       })
     ).json().id;
-    // Freeze the audience, then pretend a sender claimed two rows and died holding an expired lease.
+    // Freeze the audience, then pretend a sender claimed three rows, marked two requested (request-marks.ts)
+    // and died holding an expired lease.
     await sandbox('/__sandbox/config', {
       status_delays_ms: { sent: 60_000, delivered: 60_000, read: 60_000 },
     });
@@ -588,10 +589,16 @@ describe('crash safety and status webhooks', () => {
     await t.db.pool.query("update broadcasts set status = 'sending', started_at = now() where id = $1", [id]);
     await t.db.pool.query(
       `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number, state)
-       select $1, id, whatsapp_number, case when rn <= 2 then 'sending' else 'queued' end
+       select $1, id, whatsapp_number, case when rn <= 3 then 'sending' else 'queued' end
          from (select id, whatsapp_number, row_number() over (order by id) as rn from contacts
                 where waba_account_id = $2 and opted_out_at is null order by id limit 5) c`,
       [id, wabaAccountId],
+    );
+    await t.db.pool.query(
+      `update broadcast_messages m set attempts = 1, requested_at = case when r.rn <= 2 then now() end
+         from (select id, row_number() over (order by id) as rn from broadcast_messages where broadcast_id = $1) r
+        where m.id = r.id and m.state = 'sending'`,
+      [id],
     );
     await t.db.pool.query(
       `insert into sender_leases (phone_number_id, holder, expires_at) values ($1, 'dead-worker', now() - interval '1 second')
@@ -605,6 +612,14 @@ describe('crash safety and status webhooks', () => {
     await engine.idle();
     const states = await messageStates(id);
     expect(states).toMatchObject({ unconfirmed: 2, accepted: 3 });
+    // The claimed row never requested went back to the queue, its attempt not counted, and was sent once.
+    const claimedOnly = (
+      await t.db.pool.query(
+        'select state, attempts from broadcast_messages where broadcast_id = $1 order by id offset 2 limit 1',
+        [id],
+      )
+    ).rows[0];
+    expect(claimedOnly).toEqual({ state: 'accepted', attempts: 1 });
     const after = (await sandbox(
       `/__sandbox/messages?phone_number_id=${owner.business.phone_number_id}&limit=0`,
     )) as { total: number };

@@ -5,7 +5,8 @@ export type SendOutcome =
   | { kind: 'accepted'; wamid: string }
   /** 200 with `message_status` held_for_quality_assessment or paused (template pacing): a status settles it. */
   | { kind: 'held'; wamid: string }
-  | { kind: 'retry'; code: number; title: string; minDelayMs?: number }
+  /** `unanswered`: WhatsApp's servers did not answer it (5xx or unreachable), as opposed to "not now" (130429). */
+  | { kind: 'retry'; code: number; title: string; minDelayMs?: number; unanswered?: true }
   | { kind: 'failed'; code: number; title: string }
   /** 131049 (per-user marketing limit) or 131026 (not on WhatsApp): outcomes of their own, not failures. */
   | { kind: 'limited' | 'not_on_whatsapp'; code: number; title: string }
@@ -71,7 +72,12 @@ export class MessageSender {
       request.on('error', (error: NodeJS.ErrnoException) => {
         // Refused before anything was sent: provably not accepted, so it is safe to retry.
         if (!written || error.code === 'ECONNREFUSED') {
-          resolve({ kind: 'retry', code: 0, title: `Cloud API unreachable: ${error.code ?? error.message}` });
+          resolve({
+            kind: 'retry',
+            code: 0,
+            title: `Cloud API unreachable: ${error.code ?? error.message}`,
+            unanswered: true,
+          });
         } else {
           resolve({ kind: 'unconfirmed', title: `No answer: ${error.code ?? error.message}` });
         }
@@ -125,7 +131,7 @@ export function classify(status: number, text: string): SendOutcome {
     body = JSON.parse(text);
   } catch {
     return status >= 500
-      ? { kind: 'retry', code: status, title: `Cloud API answered ${status}` }
+      ? { kind: 'retry', code: status, title: `Cloud API answered ${status}`, unanswered: true }
       : { kind: 'failed', code: status, title: `Cloud API answered ${status}` };
   }
   const wamid = body.messages?.[0]?.id;
@@ -141,6 +147,7 @@ export function classify(status: number, text: string): SendOutcome {
   if (code === MARKETING_LIMIT) return { kind: 'limited', code, title };
   if (code === NOT_ON_WHATSAPP) return { kind: 'not_on_whatsapp', code, title };
   if (code === PAIR_RATE) return { kind: 'retry', code, title, minDelayMs: 6_000 };
-  if (RETRY_CODES.has(code) || status >= 500) return { kind: 'retry', code, title };
+  if (status >= 500) return { kind: 'retry', code, title, unanswered: true };
+  if (RETRY_CODES.has(code)) return { kind: 'retry', code, title };
   return { kind: 'failed', code, title };
 }

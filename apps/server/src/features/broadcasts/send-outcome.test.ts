@@ -69,4 +69,15 @@ describe("classifying Meta's answer to a send (facts §5, §6)", () => {
       code: 132001,
     });
   });
+
+  it('tells WhatsApp’s servers not answering (5xx) from "not now" (130429), for the history’s reason', () => {
+    expect(classify(500, error(131000, 'Something went wrong'))).toEqual({
+      kind: 'retry',
+      code: 131000,
+      title: 'Something went wrong',
+      unanswered: true,
+    });
+    expect(classify(503, 'Service Unavailable')).toMatchObject({ kind: 'retry', unanswered: true });
+    expect(classify(400, error(130429, 'Rate limit hit'))).not.toHaveProperty('unanswered');
+  });
 });

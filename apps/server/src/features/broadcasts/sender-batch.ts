@@ -48,7 +48,8 @@ export function addressee(address: string): { to: string } | { recipient: string
 /**
  * Claims the number's next batch: queued rows of its sending broadcasts that are due, oldest broadcast first,
  * marked `sending` (FOR UPDATE SKIP LOCKED, so concurrent claimers never share a row), with the contact's
- * current values for rendering.
+ * current values for rendering. Claimed is not requested: the sender marks rows requested just before their
+ * requests go out (request-marks.ts), so a dead sender's unrequested rows go back to the queue.
  */
 export async function claimBatch(pool: Pool, phoneId: number): Promise<Claimed[]> {
   const { rows } = await pool.query<Claimed>(
@@ -58,7 +59,7 @@ export async function claimBatch(pool: Pool, phoneId: number): Promise<Claimed[]
         where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
           and (b.waiting_until is null or b.waiting_until <= now())
         order by m.broadcast_id, m.id limit $2 for update of m skip locked)
-     update broadcast_messages m set state = 'sending', attempts = m.attempts + 1
+     update broadcast_messages m set state = 'sending', attempts = m.attempts + 1, requested_at = null
        from picked left join contacts c on c.id = picked.contact_id
       where m.id = picked.id
      returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,

@@ -1,0 +1,76 @@
+import type { Pool } from '../../db/pool';
+import { LOCKED } from './message-settle';
+
+/**
+ * How many rows one mark covers: 50 ms of the number's rate (50 at 1,000 mps, 4 at 80), so a sender marks
+ * about 20 groups a second whatever its rate, and a killed sender leaves at most two groups marked but not
+ * requested (the group sending and the next one, marked ahead so the requests never wait for it).
+ */
+export function markGroupSize(mps: number): number {
+  return Math.max(1, Math.ceil(mps / 20));
+}
+
+/**
+ * Marks a claimed batch's rows requested, group by group, just before their requests go out (decision 055).
+ * A row's mark is written before its request; the next group's mark is written while this group sends, so
+ * in the steady state no request waits for the database. Marks only rows still `sending` (the claim cleared
+ * any older mark), locked in id order like every writer of message rows (decision 022).
+ */
+export class RequestMarks {
+  private readonly marks = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly ids: number[],
+    private readonly groupSize: number,
+  ) {}
+
+  /** Resolves once the row at `index` of the batch is marked requested; starts marking the group after it. */
+  async before(index: number): Promise<void> {
+    const group = Math.floor(index / this.groupSize);
+    const mark = this.mark(group);
+    if (index % this.groupSize === 0) void this.mark(group + 1).catch(() => undefined);
+    await mark;
+  }
+
+  private mark(group: number): Promise<void> {
+    const start = group * this.groupSize;
+    if (start >= this.ids.length) return Promise.resolve();
+    let mark = this.marks.get(group);
+    if (!mark) {
+      mark = markRequested(this.pool, this.ids.slice(start, start + this.groupSize));
+      this.marks.set(group, mark);
+    }
+    return mark;
+  }
+}
+
+async function markRequested(pool: Pool, ids: number[]): Promise<void> {
+  await pool.query(
+    `with x as (select unnest($1::bigint[]) as id),
+     ${LOCKED}
+     update broadcast_messages m set requested_at = now()
+       from locked l where m.id = l.id and m.state = 'sending'`,
+    [ids],
+  );
+}
+
+/**
+ * A lease taken over from a sender that died mid-send: its `sending` rows marked requested may have reached
+ * Meta, so they turn unconfirmed (a status webhook or the outcome timeout settles them, never a resend); the
+ * rest were claimed but never requested and go back to the queue, their attempt not counted.
+ */
+export async function takeOverInFlight(pool: Pool, phoneId: number): Promise<void> {
+  // Rows locked in id order, as every writer of message rows does (decision 022).
+  await pool.query(
+    `with x as (select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+                 where b.phone_number_id = $1 and m.state = 'sending'),
+     ${LOCKED}
+     update broadcast_messages m
+        set state = case when m.requested_at is null then 'queued' else 'unconfirmed' end,
+            unconfirmed_at = case when m.requested_at is null then m.unconfirmed_at else now() end,
+            attempts = case when m.requested_at is null then greatest(m.attempts - 1, 0) else m.attempts end
+       from locked l where m.id = l.id and m.state = 'sending'`,
+    [phoneId],
+  );
+}
