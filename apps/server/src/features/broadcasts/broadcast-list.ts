@@ -17,8 +17,9 @@ const WHERE = `waba_account_id = $1
 const ROW_SQL = `
   select id::int, name, template_name, scheduled_at, status, total_recipients, sent_count, handed_count,
          delivered_count, read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, replied_count,
-         case when status = 'sending' and unanswered_since is not null then ${UNANSWERED_REASON_SQL('$5')}
-              else status_reason end as status_reason,
+         -- A sending broadcast's reason is only ever the current one: WhatsApp not answering (decision 055).
+         case when status <> 'sending' then status_reason
+              when unanswered_since is not null then ${UNANSWERED_REASON_SQL('$5')} end as status_reason,
          waiting_until, spend_cap::text,
          (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number,
          -- Paused with nothing left for Herald to send (no audience to write, nothing queued): decision 036.

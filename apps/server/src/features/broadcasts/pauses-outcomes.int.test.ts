@@ -320,9 +320,11 @@ describe('a template WhatsApp pauses', () => {
     expect((await broadcastRow(id)).status).toBe('paused');
     expect((await accepted(recipients)).total - atPause).toBeLessThanOrEqual(1);
 
+    // As if WhatsApp's servers had stopped answering before the pause: resuming forgets that too (decision 055).
+    await t.db.pool.query('update broadcasts set unanswered_since = now() where id = $1', [id]);
     const resumed = await act(id, 'resume');
     expect(resumed.json()).toEqual({ id, status: 'sending' });
-    expect((await broadcastRow(id)).status_reason).toBeNull();
+    expect(await broadcastRow(id)).toMatchObject({ status_reason: null, unanswered_since: null });
     await until(async () => (await broadcastRow(id)).status === 'completed');
     const log = await accepted(recipients);
     expect(log.total).toBe(30);

@@ -113,7 +113,10 @@ function BroadcastTableRow({
       ? waitingForLimitLine(formatClockTime(row.waiting_until))
       : status === 'paused' || status === 'failed'
         ? [allHanded ? ALL_HANDED_NOTE : null, row.status_reason].filter(Boolean).join(' ') || null
-        : null;
+        : // Sending: the server gives a reason only while it holds (WhatsApp's servers not answering).
+          status === 'sending'
+          ? row.status_reason
+          : null;
   return (
     <tr className="hover:bg-slate-50">
       <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">

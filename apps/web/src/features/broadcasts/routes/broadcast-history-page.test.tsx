@@ -276,10 +276,15 @@ describe('Broadcast history (spec §2)', () => {
               status: 'paused',
               status_reason: 'WhatsApp paused the template summer_sale for low quality.',
             }),
-            // A reason left on a broadcast that is sending again is no longer true: not shown.
-            row(3, { name: 'Resumed one', status: 'sending', status_reason: 'Old reason' }),
+            row(3, { name: 'Resumed one', status: 'sending' }),
+            // The server's reason for a sending broadcast is the current one (decision 055).
+            row(4, {
+              name: 'Outage one',
+              status: 'sending',
+              status_reason: "Retrying: WhatsApp's servers are not answering (since 10:42)",
+            }),
           ],
-          3,
+          4,
           1,
           { ...totals, failed: 150, limited: 40, not_on_whatsapp: 7 },
         ),
@@ -301,7 +306,9 @@ describe('Broadcast history (spec §2)', () => {
       'PausedWhatsApp paused the template summer_sale for low quality.',
     );
     expect(cellTexts('Resumed one')[9]).toBe('Sending');
-    expect(screen.queryByText('Old reason')).toBeNull();
+    expect(cellTexts('Outage one')[9]).toBe(
+      "SendingRetrying: WhatsApp's servers are not answering (since 10:42)",
+    );
 
     // Still the spec's eight cards; Failed says what else did not arrive.
     expect(within(screen.getByRole('list', { name: 'Summary' })).getAllByRole('listitem')).toHaveLength(8);
