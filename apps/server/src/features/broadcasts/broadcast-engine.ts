@@ -128,7 +128,7 @@ export class BroadcastEngine {
     const share = shareOfNumbers(withWork.length, workers);
     for (const phoneId of free) {
       if (this.stopped || this.senders.size >= share) return;
-      if (!(await this.acquireLease(phoneId))) continue;
+      if (!(await acquireLease(this.deps.pool, phoneId, this.holder, this.leaseSeconds, true))) continue;
       const run = this.runSender(phoneId)
         .catch((error: Error) => this.deps.log?.error({ err: error, phoneId }, 'sender failed'))
         .finally(() => this.senders.delete(phoneId));
@@ -310,33 +310,31 @@ export class BroadcastEngine {
   ): Promise<Result[]> {
     const marks = new RequestMarks(
       this.deps.pool,
+      { phoneId: context.phoneId, holder: this.holder },
       sendable.map(({ message }) => message.id),
       markGroupSize(context.mps),
     );
     const sends: Array<Promise<Result>> = [];
-    let marking = true;
     for (const [index, { message, template }] of sendable.entries()) {
       // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
       // being left 'sending'.
-      const release = { id: message.id, state: 'released' } as Result;
       const go =
-        marking &&
         !this.stopped &&
         gate.allows(message.broadcast_id) &&
         (await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]));
       if (!go || this.stopped || !gate.allows(message.broadcast_id)) {
-        sends.push(Promise.resolve(release));
+        sends.push(Promise.resolve({ id: message.id, state: 'released' } as Result));
         continue;
       }
-      try {
-        await marks.before(index);
-      } catch (error) {
-        // Not marked, so not requested: this row and the rest of the batch go back to the queue.
+      // Not marked (the lease was lost, or a takeover moved the row) or the mark failed: not this sender's to
+      // request, nor to give back. The rest of the batch is left as it is: whoever starts a sender on the
+      // number next gives unmarked rows back to the queue (sender-lease.ts).
+      const marked = await marks.before(index).catch((error: unknown) => {
         this.deps.log?.error({ err: error }, 'marking requests failed');
-        marking = false;
-        sends.push(Promise.resolve(release));
-        continue;
-      }
+        return null;
+      });
+      if (marked === null) break;
+      if (!marked) continue;
       sends.push(
         this.deps.sender
           .send(context.token, context.phoneNumberId, {
@@ -391,6 +389,7 @@ export class BroadcastEngine {
     );
     const row = rows[0]!;
     return {
+      phoneId,
       token: this.deps.secrets.open(row.token),
       phoneNumberId: row.phone_number_id,
       portfolio: row.portfolio,

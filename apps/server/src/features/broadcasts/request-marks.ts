@@ -13,46 +13,57 @@ export function markGroupSize(mps: number): number {
 /**
  * Marks a claimed batch's rows requested, group by group, just before their requests go out (decision 055).
  * A row's mark is written before its request; the next group's mark is written while this group sends, so
- * in the steady state no request waits for the database. Marks only rows still `sending` (the claim cleared
- * any older mark), locked in id order like every writer of message rows (decision 022).
+ * in the steady state no request waits for the database. A row is marked only while it is still `sending` and
+ * the sender still holds the number's lease: the mark takes the lease row FOR SHARE, so a worker taking the
+ * lease over waits for it (and then sees the marks) or comes first (and nothing more is marked). A row not
+ * marked is not this sender's any more and must not be requested: a takeover may have given it back to the
+ * queue. Message rows are locked in id order like every writer of them (decision 022).
  */
 export class RequestMarks {
-  private readonly marks = new Map<number, Promise<void>>();
+  private readonly marks = new Map<number, Promise<Set<number>>>();
 
   constructor(
     private readonly pool: Pool,
+    private readonly sender: { phoneId: number; holder: string },
     private readonly ids: number[],
     private readonly groupSize: number,
   ) {}
 
-  /** Resolves once the row at `index` of the batch is marked requested; starts marking the group after it. */
-  async before(index: number): Promise<void> {
+  /** Whether the row at `index` of the batch is marked requested (and so may be requested); marks ahead. */
+  async before(index: number): Promise<boolean> {
     const group = Math.floor(index / this.groupSize);
     const mark = this.mark(group);
     if (index % this.groupSize === 0) void this.mark(group + 1).catch(() => undefined);
-    await mark;
+    return (await mark).has(this.ids[index]!);
   }
 
-  private mark(group: number): Promise<void> {
+  private mark(group: number): Promise<Set<number>> {
     const start = group * this.groupSize;
-    if (start >= this.ids.length) return Promise.resolve();
+    if (start >= this.ids.length) return Promise.resolve(new Set());
     let mark = this.marks.get(group);
     if (!mark) {
-      mark = markRequested(this.pool, this.ids.slice(start, start + this.groupSize));
+      mark = markRequested(this.pool, this.sender, this.ids.slice(start, start + this.groupSize));
       this.marks.set(group, mark);
     }
     return mark;
   }
 }
 
-async function markRequested(pool: Pool, ids: number[]): Promise<void> {
-  await pool.query(
-    `with x as (select unnest($1::bigint[]) as id),
+async function markRequested(
+  pool: Pool,
+  { phoneId, holder }: { phoneId: number; holder: string },
+  ids: number[],
+): Promise<Set<number>> {
+  const { rows } = await pool.query<{ id: number }>(
+    `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
+     x as (select unnest($1::bigint[]) as id where exists (select 1 from lease)),
      ${LOCKED}
      update broadcast_messages m set requested_at = now()
-       from locked l where m.id = l.id and m.state = 'sending'`,
-    [ids],
+       from locked l where m.id = l.id and m.state = 'sending'
+     returning m.id::int`,
+    [ids, phoneId, holder],
   );
+  return new Set(rows.map((row) => row.id));
 }
 
 /**

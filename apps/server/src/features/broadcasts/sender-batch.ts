@@ -21,6 +21,8 @@ export interface Claimed {
 
 /** What one sender run of one number keeps between batches. */
 export interface SendContext {
+  /** The number's row id (phone_numbers.id). */
+  phoneId: number;
   token: string;
   phoneNumberId: string;
   /** The business portfolio whose 24-hour messaging limit this number's sends count against (decision 027). */
