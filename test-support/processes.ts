@@ -2,9 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { TestApp } from './test-app';
 
 // Herald's parts as separate processes, the way production runs them (docs/production.md): the sandbox Cloud API,
-// `herald serve`, `herald work`, `herald migrate`. Used by the scale-out test and bench/scale.bench.ts.
+// `herald serve`, `herald work`, `herald migrate`. Used by the scale-out test, bench/scale.bench.ts and every test
+// that starts `herald work` (startWork when it waits for it, spawnTestWorker when it kills it at any moment).
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const serverCli = path.join(repoRoot, 'apps/server/src/cli.ts');
@@ -91,6 +93,44 @@ export function startWork(env: Record<string, string>) {
     { WORKER_PORT: '0', LOG_LEVEL: 'info', ...env },
     /worker started; .* on (http:\/\/[^\s"]+)/,
   );
+}
+
+/** What `herald serve` and `herald work` need to run against a test app's database and sandbox. */
+export function testAppEnv(t: TestApp): Record<string, string> {
+  return {
+    DATABASE_URL: t.db.url,
+    GRAPH_API_BASE: t.sandboxUrl,
+    JWT_SECRET: t.config.JWT_SECRET!,
+    ENCRYPTION_KEY: t.config.ENCRYPTION_KEY!,
+  };
+}
+
+/**
+ * `herald work` against a test app's database and sandbox, not waited for and its output ignored, for tests
+ * that kill it (SIGKILL) at any moment: a 2 s lease and a 5 s outcome timeout so that another worker takes its
+ * number over quickly and its unconfirmed sends end; probes on any free port so several run side by side.
+ * `env` overrides (DATABASE_URL for another database).
+ */
+export function spawnTestWorker(
+  t: TestApp,
+  env: Record<string, string> = {},
+): ChildProcess & { exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverCli, 'work'], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ...testAppEnv(t),
+      SENDER_LEASE_SECONDS: '2',
+      MESSAGE_OUTCOME_TIMEOUT_SECONDS: '5',
+      WORKER_PORT: '0',
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return Object.assign(child, { exited });
 }
 
 /** `herald migrate` to completion; throws with its output when it fails. */

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { signedInUser } from '../features/auth/auth-test-helpers';
 import { createPool, type Pool } from '../db/pool';
 import { startWorker, type Worker } from '../jobs/worker';
-import { serverCli } from '../paths';
 
 // What every fault test starts from: the API listening (the sandbox posts its webhooks to it), one business
 // with an approved template and `recipients` contacts, and helpers to read the ground truth (the sandbox's log)
@@ -152,33 +150,4 @@ export async function faultScene(options: {
       };
     },
   };
-}
-
-/**
- * `herald work` as its own process, as production runs it, so it can be killed with SIGKILL. Its health port is
- * any free one, so several run side by side.
- */
-export function spawnWorker(
-  databaseUrl: string,
-  t: TestApp,
-  env: Record<string, string> = {},
-): ChildProcess & { exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverCli, 'work'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      DATABASE_URL: databaseUrl,
-      GRAPH_API_BASE: t.sandboxUrl,
-      JWT_SECRET: t.config.JWT_SECRET!,
-      ENCRYPTION_KEY: t.config.ENCRYPTION_KEY!,
-      SENDER_LEASE_SECONDS: '2',
-      MESSAGE_OUTCOME_TIMEOUT_SECONDS: '5',
-      WORKER_PORT: '0',
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
-    stdio: 'ignore',
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return Object.assign(child, { exited });
 }

@@ -12,7 +12,8 @@ import { type EmbeddedCluster, startEmbeddedPostgres } from '../db/embedded-post
 import { migrate } from '../db/migrate';
 import { createPool, type Pool } from '../db/pool';
 import { signedInUser } from '../features/auth/auth-test-helpers';
-import { sleep, spawnWorker, waitFor } from './fault-setup';
+import { spawnTestWorker } from '../../../../test-support/processes';
+import { sleep, waitFor } from './fault-setup';
 
 // Issue 18, fault 2: Postgres restarted (stop, then start on the same folder and port, as a managed database's
 // maintenance does) in the middle of two broadcasts, under 2 API instances and 3 `herald work` processes.
@@ -25,7 +26,7 @@ const ownerPassword = randomBytes(18).toString('base64url');
 let cluster: EmbeddedCluster;
 let t: TestApp;
 let second: { app: FastifyInstance; pool: Pool };
-const workers: Array<ReturnType<typeof spawnWorker>> = [];
+const workers: Array<ReturnType<typeof spawnTestWorker>> = [];
 
 const startCluster = () => startEmbeddedPostgres({ dataDir, port, ownerPassword });
 const sandbox = (route: string, body?: object) =>
@@ -101,7 +102,7 @@ describe('Postgres restarted mid-broadcast under 2 API instances and 3 worker pr
     const a = await business(t.app, 'restart-a@acme.test', '632');
     const b = await business(second.app, 'restart-b@acme.test', '633');
     await t.db.pool.query("update phone_numbers set throughput_level = 'HIGH'");
-    for (let i = 0; i < 3; i += 1) workers.push(spawnWorker(cluster.url, t));
+    for (let i = 0; i < 3; i += 1) workers.push(spawnTestWorker(t, { DATABASE_URL: cluster.url }));
 
     const ids: number[] = [];
     for (const shop of [a, b]) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markGroupSize } from '../features/broadcasts/request-marks';
-import { type FaultScene, faultScene, sleep, spawnWorker, waitFor } from './fault-setup';
+import { spawnTestWorker } from '../../../../test-support/processes';
+import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 
 // Issue 18, fault 1: `herald work` killed with SIGKILL 20 times in the middle of one broadcast, restarted after
 // each kill. worker-crash.int.test.ts kills it 5 times in 5,000 recipients; this one makes the issue's 20 kills
@@ -47,7 +48,7 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
     for (; kills < KILLS; kills += 1) {
       const before = await handed();
       if (before >= RECIPIENTS) break;
-      const worker = spawnWorker(t.db.url, t);
+      const worker = spawnTestWorker(t);
       const deadline = Date.now() + 30_000;
       // Kill it while it sends: once it has moved some messages since it started, at a random moment after.
       while ((await handed()) < Math.min(RECIPIENTS, before + 50) && Date.now() < deadline) await sleep(25);
@@ -56,7 +57,7 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
       await worker.exited;
     }
     const killedFor = Date.now() - startedAt;
-    const survivor = spawnWorker(t.db.url, t);
+    const survivor = spawnTestWorker(t);
     try {
       await waitFor(
         'the broadcast to complete',

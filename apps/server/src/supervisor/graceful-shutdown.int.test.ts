@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWork, testAppEnv } from '../../../../test-support/processes';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { signedInUser } from '../features/auth/auth-test-helpers';
 import { serverCli } from '../paths';
@@ -61,14 +62,9 @@ function startHerald(command: string, env: Record<string, string>, ready: RegExp
 }
 
 const startWorker = async () => {
-  const started = await startHerald(
-    'work',
-    { WORKER_PORT: '0', SENDER_LEASE_SECONDS: '15' },
-    /worker started/,
-  );
-  const url = /on (http:\/\/[^\s"]+)/.exec(started.line)?.[1];
-  if (!url) throw new Error(`no probe URL in: ${started.line}`);
-  return { ...started, url };
+  const worker = await startWork({ ...testAppEnv(t), SENDER_LEASE_SECONDS: '15' });
+  running.push(worker.child);
+  return worker;
 };
 
 const countStates = async (broadcastId: number) =>

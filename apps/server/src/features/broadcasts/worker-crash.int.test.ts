@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { serverCli } from '../../paths';
+import { spawnTestWorker } from '../../../../../test-support/processes';
 import { signedInUser } from '../auth/auth-test-helpers';
 
 // kill -9 the worker five times in the middle of a 5,000-recipient broadcast: nobody is messaged twice and
@@ -17,23 +16,6 @@ const sandbox = (path: string, body?: object) =>
     headers: { 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => r.json());
-
-function startWorker(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', serverCli, 'work'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      DATABASE_URL: t.db.url,
-      GRAPH_API_BASE: t.sandboxUrl,
-      JWT_SECRET: t.config.JWT_SECRET!,
-      ENCRYPTION_KEY: t.config.ENCRYPTION_KEY!,
-      SENDER_LEASE_SECONDS: '2',
-      MESSAGE_OUTCOME_TIMEOUT_SECONDS: '5',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: 'ignore',
-  });
-}
 
 const accepted = async () =>
   Number(
@@ -103,16 +85,16 @@ describe('a worker killed with SIGKILL five times mid-broadcast', () => {
     const broadcastId = created.json().id;
 
     for (let kill = 0; kill < 5; kill += 1) {
-      const worker = startWorker();
+      const worker = spawnTestWorker(t);
       const before = await accepted();
       const deadline = Date.now() + 30_000;
       // Kill it while it is sending: once it has moved some messages since it started.
       while ((await accepted()) < before + 50 && Date.now() < deadline) await sleep(50);
       await sleep(100 + Math.random() * 300);
       worker.kill('SIGKILL');
-      await new Promise((resolve) => worker.once('exit', resolve));
+      await worker.exited;
     }
-    const survivor = startWorker();
+    const survivor = spawnTestWorker(t);
     try {
       const deadline = Date.now() + 120_000;
       let status = '';
@@ -125,7 +107,7 @@ describe('a worker killed with SIGKILL five times mid-broadcast', () => {
       expect(status).toBe('completed');
     } finally {
       survivor.kill('SIGTERM');
-      await new Promise((resolve) => survivor.once('exit', resolve));
+      await survivor.exited;
     }
     await t.app.webhooks.idle();
 
