@@ -10,21 +10,14 @@ import { toResult } from './send-result';
 export type { Claimed } from './sender-batch';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { settleMessages, type SendResult } from './message-settle';
-import {
-  addressee,
-  claimBatch,
-  loadTemplates,
-  renderClaimed,
-  type Claimed,
-  type SendContext,
-} from './sender-batch';
+import { claimBatch, loadTemplates, renderClaimed, type Claimed, type SendContext } from './sender-batch';
 import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import { TokenBucket } from './token-bucket';
 import { SendGate, type BatchGate } from './send-gate';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
 import type { RateCard } from '../pricing/rate-card';
 import { cutAtSpendCap } from './spend-cap';
-import { markGroupSize, RequestMarks } from './request-marks';
+import { requestBatch, type Sendable } from './batch-requests';
 import { acquireLease } from './sender-lease';
 import { UnansweredSends } from './unanswered-sends';
 import { leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
@@ -33,11 +26,6 @@ const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
 
 type Result = SendResult;
-
-interface Sendable {
-  message: Claimed;
-  template: object;
-}
 
 /** A batch readied for sending, or why there is none. */
 type Prepared =
@@ -297,61 +285,23 @@ export class BroadcastEngine {
     };
   }
 
-  /**
-   * Sends a prepared batch at the number's pace, in claim order; answers each message's result. Each row is
-   * marked requested (a group at a time, request-marks.ts) before its request goes out, so a kill leaves
-   * unconfirmed only rows that may have reached Meta.
-   */
-  private async sendBatch(
+  /** Requests a prepared batch at the number's pace (batch-requests.ts); answers each handled message's result. */
+  private sendBatch(
     context: SendContext,
     bucket: TokenBucket,
     { gate, sendable }: Extract<Prepared, { kind: 'batch' }>,
     unanswered: UnansweredSends,
   ): Promise<Result[]> {
-    const marks = new RequestMarks(
-      this.deps.pool,
-      { phoneId: context.phoneId, holder: this.holder },
-      sendable.map(({ message }) => message.id),
-      markGroupSize(context.mps),
+    const { pool, sender, log } = this.deps;
+    const engine = { pool, sender, log, holder: this.holder, stopping: this.stopping };
+    return requestBatch(
+      { ...engine, stopped: () => this.stopped },
+      context,
+      bucket,
+      gate,
+      sendable,
+      unanswered,
     );
-    const sends: Array<Promise<Result>> = [];
-    for (const [index, { message, template }] of sendable.entries()) {
-      // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
-      // being left 'sending'.
-      const go =
-        !this.stopped &&
-        gate.allows(message.broadcast_id) &&
-        (await Promise.race([bucket.take().then(() => true), this.stopping.then(() => false)]));
-      if (!go || this.stopped || !gate.allows(message.broadcast_id)) {
-        sends.push(Promise.resolve({ id: message.id, state: 'released' } as Result));
-        continue;
-      }
-      // Not marked (the lease was lost, or a takeover moved the row) or the mark failed: not this sender's to
-      // request, nor to give back. The rest of the batch is left as it is: whoever starts a sender on the
-      // number next gives unmarked rows back to the queue (sender-lease.ts).
-      const marked = await marks.before(index).catch((error: unknown) => {
-        this.deps.log?.error({ err: error }, 'marking requests failed');
-        return null;
-      });
-      if (marked === null) break;
-      if (!marked) continue;
-      sends.push(
-        this.deps.sender
-          .send(context.token, context.phoneNumberId, {
-            messaging_product: 'whatsapp',
-            recipient_type: 'individual',
-            ...addressee(message.whatsapp_number),
-            type: 'template',
-            biz_opaque_callback_data: String(message.id),
-            template,
-          })
-          .then((outcome) => {
-            unanswered.saw(message.broadcast_id, outcome);
-            return gate.saw(toResult(message, outcome));
-          }),
-      );
-    }
-    return Promise.all(sends);
   }
 
   private async settleBatch(batch: Claimed[], results: Result[], unanswered: UnansweredSends): Promise<void> {
