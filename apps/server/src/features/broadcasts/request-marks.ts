@@ -33,7 +33,9 @@ export class RequestMarks {
   async before(index: number): Promise<boolean> {
     const group = Math.floor(index / this.groupSize);
     const mark = this.mark(group);
-    if (index % this.groupSize === 0) void this.mark(group + 1).catch(() => undefined);
+    // The next group is marked only once this one is: after a failed mark the sender stops requesting, and a
+    // group marked behind it would read as "may have reached Meta" though never requested.
+    if (index % this.groupSize === 0) void mark.then(() => this.mark(group + 1)).catch(() => undefined);
     return (await mark).has(this.ids[index]!);
   }
 
