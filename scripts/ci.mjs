@@ -17,9 +17,10 @@ function npmTest(label, binDir) {
   if (binDir) env.PATH = `${binDir}${path.delimiter}${env.PATH}`;
   const result = spawnSync(npm, ['test', '--loglevel=error'], { cwd: repoRoot, env, stdio: 'inherit' });
   // No summary (a crash before it) or a failing exit with none counted: one failure, so CI cannot read green.
-  if (!existsSync(summaryFile)) return { passed: 0, failed: 1 };
-  const { passed, failed } = JSON.parse(readFileSync(summaryFile, 'utf8'));
-  return { passed, failed: result.status !== 0 && failed === 0 ? 1 : failed };
+  if (!existsSync(summaryFile))
+    return { passed: 0, failed: 1, failures: ['npm test ended without a summary'] };
+  const { passed, failed, failures = [] } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+  return { passed, failed: result.status !== 0 && failed === 0 ? 1 : failed, failures };
 }
 
 const runs = [];
@@ -33,11 +34,14 @@ try {
 runs.push(
   ltsBin
     ? { label: `Node ${NODE_LTS_VERSION}`, ...npmTest(`Node ${NODE_LTS_VERSION}`, ltsBin) }
-    : { label: `Node ${NODE_LTS_VERSION}`, passed: 0, failed: 1 },
+    : { label: `Node ${NODE_LTS_VERSION}`, passed: 0, failed: 1, failures: ['Node LTS not installed'] },
 );
 
 console.log('\n##### CI summary #####');
-for (const run of runs) console.log(`${run.label.padEnd(14)} ${run.passed} passed, ${run.failed} failed`);
+for (const run of runs) {
+  console.log(`${run.label.padEnd(14)} ${run.passed} passed, ${run.failed} failed`);
+  for (const failure of run.failures) console.log(`  FAILED ${failure}`);
+}
 const passed = runs.reduce((sum, run) => sum + run.passed, 0);
 const failed = runs.reduce((sum, run) => sum + run.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

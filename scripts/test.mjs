@@ -17,6 +17,8 @@ const wants = (suite) => !selected || selected.includes(suite);
 
 const results = [];
 const record = (suite, passed, failed, note = '') => results.push({ suite, passed, failed, note });
+// Names of what failed, repeated at the very end so a log's last lines say which test to look at.
+const failures = [];
 
 function run(command, args, options = {}) {
   const started = Date.now();
@@ -68,6 +70,15 @@ function runVitestSuite(suite, reportDir) {
     (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
   );
   failed += brokenFiles.length;
+  for (const file of summary.testResults) {
+    const where = path.relative(repoRoot, file.name);
+    const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedTests) failures.push(`${suite}: ${where} > ${test.fullName}`);
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push(
+        `${suite}: ${where} (did not load, or a hook failed): ${(file.message ?? '').split('\n')[0]}`,
+      );
+  }
   if (!outcome.ok && failed === 0) failed = 1;
   const skipped = summary.numPendingTests + summary.numTodoTests;
   record(
@@ -89,7 +100,10 @@ if (wants('typecheck')) {
   for (const project of TYPECHECK_PROJECTS) {
     const outcome = run(bin('tsc'), ['-p', project]);
     if (outcome.ok) passed += 1;
-    else failed += 1;
+    else {
+      failed += 1;
+      failures.push(`typecheck: tsc -p ${project}`);
+    }
     console.log(`tsc -p ${project}: ${outcome.ok ? 'ok' : 'FAILED'} (${outcome.seconds}s)`);
   }
   record('typecheck', passed, failed, `${TYPECHECK_PROJECTS.length} projects`);
@@ -99,6 +113,8 @@ if (wants('lint')) {
   console.log('\n=== lint ===');
   const eslint = run(bin('eslint'), ['.', '--max-warnings=0']);
   const prettier = run(bin('prettier'), ['--check', '.', '--log-level=warn']);
+  if (!eslint.ok) failures.push('lint: eslint');
+  if (!prettier.ok) failures.push('lint: prettier');
   record(
     'lint',
     Number(eslint.ok) + Number(prettier.ok),
@@ -125,10 +141,11 @@ for (const r of results) {
     `${r.suite.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.note}`,
   );
 }
+for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
 console.log(`${passed} passed, ${failed} failed`);
 // CI (scripts/ci.mjs) runs this twice and sums the runs.
 if (process.env.HERALD_TEST_SUMMARY_FILE) {
-  writeFileSync(process.env.HERALD_TEST_SUMMARY_FILE, JSON.stringify({ passed, failed }));
+  writeFileSync(process.env.HERALD_TEST_SUMMARY_FILE, JSON.stringify({ passed, failed, failures }));
 }
 process.exit(failed > 0 ? 1 : 0);
