@@ -74,9 +74,9 @@ try {
   // Final states: 97 % delivered, 60 % read, 2 % failed; 10 % replied (a third of them by a button press).
   await timed('setup_messages_ms', () =>
     pool.query(
-      `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number, state, wamid, accepted_at,
-                                       delivered_at, read_at, failed_at, engaged_at, replied_at)
-       select b.id, c.id, c.whatsapp_number,
+      `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number, state, wamid,
+                                       accepted_at, delivered_at, read_at, failed_at, engaged_at, replied_at)
+       select b.waba_account_id, b.id, c.id, c.whatsapp_number,
               case when r < 0.02 then 'failed' when r < 0.6 then 'read' when r < 0.97 then 'delivered' else 'sent' end,
               'wamid.' || b.id || '.' || c.id, b.started_at + (r * interval '50 minutes'),
               case when r >= 0.02 and r < 0.97 then b.started_at + (r * interval '50 minutes') + interval '5 seconds' end,

@@ -60,7 +60,7 @@ try {
     [id],
   );
   await pool.query(
-    `insert into contact_tags (contact_id, tag_id) select c.id, $2 from contacts c where c.waba_account_id = $1 and c.id % 10 = 0`,
+    `insert into contact_tags (waba_account_id, contact_id, tag_id) select c.waba_account_id, c.id, $2 from contacts c where c.waba_account_id = $1 and c.id % 10 = 0`,
     [id, tag.rows[0]!.id],
   );
   await pool.query(

@@ -65,9 +65,9 @@ try {
   );
   const id = broadcast.rows[0]!.id;
   await db.query(
-    `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number, state, wamid, accepted_at,
-                                     delivered_at, read_at, failed_at, error_code, error_title)
-     select $1, c.id, c.whatsapp_number, s.state, 'wamid.bench.' || c.id, now(),
+    `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number, state, wamid,
+                                     accepted_at, delivered_at, read_at, failed_at, error_code, error_title)
+     select $2, $1, c.id, c.whatsapp_number, s.state, 'wamid.bench.' || c.id, now(),
             case when s.state in ('delivered', 'read') then now() end, case when s.state = 'read' then now() end,
             case when s.state = 'failed' then now() end, case when s.state = 'failed' then 131026 end,
             case when s.state = 'failed' then 'Message undeliverable' end

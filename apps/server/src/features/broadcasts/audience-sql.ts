@@ -19,7 +19,9 @@ export const AUDIENCE_SQL = `
    where c.waba_account_id = $1
      and c.opted_out_at is null
      and ($2::bigint[] is null
-          or exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = any($2::bigint[])))
+          or exists (select 1 from contact_tags ct
+                      where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id
+                        and ct.tag_id = any($2::bigint[])))
      and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
 
 /**

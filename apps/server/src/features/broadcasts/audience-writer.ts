@@ -62,14 +62,14 @@ export async function startNextDueBroadcast(
                 count(*)::int as total
            from sampled),
        first_rows as (
-         insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
-         select $4::bigint, x.id, x.number
+         insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number)
+         select $1::bigint, $4::bigint, x.id, x.number
            from frozen, unnest(frozen.ids[1:$6], frozen.numbers[1:$6]) with ordinality as x(id, number, n)
           order by x.n
          returning 1),
        rest as (
-         insert into broadcast_audiences (broadcast_id, contact_ids, numbers, written)
-         select $4::bigint, ids, numbers, $6 from frozen where total > $6
+         insert into broadcast_audiences (waba_account_id, broadcast_id, contact_ids, numbers, written)
+         select $1::bigint, $4::bigint, ids, numbers, $6 from frozen where total > $6
          returning 1)
        select total from frozen`,
       [
@@ -123,14 +123,14 @@ export async function writeAudienceSlices(
       // A contact deleted since the start keeps its frozen number; its row loses the contact (as the
       // foreign key's `on delete set null` does for rows written earlier).
       await client.query(
-        `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number)
-         select a.broadcast_id, c.id, x.number
-           from broadcast_audiences a,
-                unnest(a.contact_ids[$2 + 1:$3], a.numbers[$2 + 1:$3]) with ordinality as x(id, number, n)
-           left join contacts c on c.id = x.id
+        `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number)
+         select a.waba_account_id, a.broadcast_id, c.id, x.number
+           from broadcast_audiences a
+          cross join unnest(a.contact_ids[$2 + 1:$3], a.numbers[$2 + 1:$3]) with ordinality as x(id, number, n)
+           left join contacts c on c.waba_account_id = a.waba_account_id and c.id = x.id
           where a.broadcast_id = $1
           order by x.n
-         on conflict (broadcast_id, whatsapp_number) do nothing`,
+         on conflict (waba_account_id, broadcast_id, whatsapp_number) do nothing`,
         [broadcastId, audience.written, end],
       );
       if (end >= audience.total) {

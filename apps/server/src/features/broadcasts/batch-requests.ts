@@ -41,7 +41,7 @@ export async function requestBatch(
 ): Promise<SendResult[]> {
   const marks = new RequestMarks(
     deps.pool,
-    { phoneId: context.phoneId, holder: deps.holder },
+    { phoneId: context.phoneId, accountId: context.accountId, holder: deps.holder },
     sendable.map(({ message }) => message.id),
     markGroupSize(context.mps),
   );

@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { refreshBroadcastCounts } from './broadcast-counts';
-import { LOCKED } from './message-settle';
+import { LOCKED, ON_LOCKED } from './message-settle';
 
 /**
  * MESSAGE_OUTCOME_TIMEOUT_SECONDS's default (config.ts): how long an unconfirmed message waits for a status
@@ -17,11 +17,11 @@ export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSecon
   // Unconfirmed (its sender died mid-request) with no status webhook within the outcome timeout: its fate is
   // unknown. Never resent (a resend could be a duplicate); a status that comes later still settles it.
   const expired = await pool.query<{ broadcast_id: number }>(
-    `with x as (select id from broadcast_messages
+    `with x as (select waba_account_id, id from broadcast_messages
                  where state = 'unconfirmed' and unconfirmed_at < now() - make_interval(secs => $1)),
      ${LOCKED}
      update broadcast_messages m set state = 'unknown', unknown_at = now(), error_code = null, error_title = $2
-       from locked l where m.id = l.id and m.state = 'unconfirmed'
+       from locked l where ${ON_LOCKED} and m.state = 'unconfirmed'
      returning m.broadcast_id::int`,
     [outcomeTimeoutSeconds, unknownExplanation(outcomeTimeoutSeconds)],
   );
@@ -30,9 +30,11 @@ export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSecon
     `with finished as materialized (
        select b.id from broadcasts b
         where b.status = 'sending'
-          and not exists (select 1 from broadcast_audiences a where a.broadcast_id = b.id)
+          and not exists (select 1 from broadcast_audiences a
+                           where a.waba_account_id = b.waba_account_id and a.broadcast_id = b.id)
           and not exists (select 1 from broadcast_messages m
-                           where m.broadcast_id = b.id and m.state in ('queued', 'sending', 'unconfirmed'))
+                           where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+                             and m.state in ('queued', 'sending', 'unconfirmed'))
         order by b.id for update of b)
      update broadcasts b set status = 'completed', completed_at = now()
        from finished f where b.id = f.id and b.status = 'sending'`,

@@ -2,12 +2,16 @@ import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 
+// Per broadcast, a lateral count over its rows by the key that starts with its account (a join of the two
+// tables here took twice as long: a hash join per batch settled, measured on 100,000 rows).
 const RECOUNT_SQL = `
   update broadcasts b
      set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed,
          unknown_count = s.unknown, limited_count = s.limited, not_on_whatsapp_count = s.not_on_whatsapp,
          handed_count = s.handed, sent_count = s.sent
-    from (select broadcast_id,
+    from broadcasts o
+   cross join lateral (
+          select m.broadcast_id,
                  count(*) filter (where state in ('accepted', 'sent', 'delivered', 'read'))::int as accepted,
                  count(*) filter (where state in ('delivered', 'read'))::int as delivered,
                  count(*) filter (where state = 'read')::int as read,
@@ -19,8 +23,10 @@ const RECOUNT_SQL = `
                  -- With WhatsApp, no 'sent' status yet; and what WhatsApp reported sent (decision 036).
                  count(*) filter (where state in ('accepted', 'held', 'unconfirmed'))::int as handed,
                  count(*) filter (where state in ('sent', 'delivered', 'read'))::int as sent
-            from broadcast_messages where broadcast_id = any($1::bigint[]) group by broadcast_id) s
-   where b.id = s.broadcast_id`;
+            from broadcast_messages m
+           where m.waba_account_id = o.waba_account_id and m.broadcast_id = o.id
+           group by m.broadcast_id) s
+   where o.id = any($1::bigint[]) and b.id = o.id`;
 
 /**
  * Locks broadcast rows in id order: the first step of the one lock order every writer of broadcast and message

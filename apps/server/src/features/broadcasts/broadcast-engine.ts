@@ -95,7 +95,9 @@ export class BroadcastEngine {
     const { rows } = await this.deps.pool.query<{ phone_number_id: number }>(
       `select distinct b.phone_number_id::int from broadcasts b
         where b.status = 'sending' and (b.waiting_until is null or b.waiting_until <= now())
-          and exists (select 1 from broadcast_messages m where m.broadcast_id = b.id and m.state in ('queued', 'sending'))`,
+          and exists (select 1 from broadcast_messages m
+                       where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+                         and m.state in ('queued', 'sending'))`,
     );
     await this.startSenders(rows.map((row) => row.phone_number_id));
     await completeFinishedBroadcasts(
@@ -212,7 +214,7 @@ export class BroadcastEngine {
         const results = await this.sendBatch(context, bucket, prepared, unanswered);
         await settling;
         settling = this.observed(
-          this.settleBatch(prepared.batch, [...prepared.unsent, ...results], unanswered),
+          this.settleBatch(context, prepared.batch, [...prepared.unsent, ...results], unanswered),
         );
       }
       await settling;
@@ -220,7 +222,7 @@ export class BroadcastEngine {
       // A batch prepared but never sent (the worker is stopping) goes back to the queue unrequested.
       const left = await next.catch(() => null);
       if (left?.kind === 'batch') {
-        await settleMessages(this.deps.pool, [
+        await settleMessages(this.deps.pool, context.accountId, [
           ...left.unsent,
           ...left.sendable.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
         ]).catch(() => undefined);
@@ -254,6 +256,7 @@ export class BroadcastEngine {
       const title = `Could not prepare the message: ${(error as Error).message}`;
       await settleMessages(
         this.deps.pool,
+        context.accountId,
         batch.map((message) => toResult(message, { kind: 'retry', code: 0, title })),
       );
       return { kind: 'not prepared' };
@@ -270,7 +273,7 @@ export class BroadcastEngine {
     const allowed = await this.reserveLimit(context, ready, unsent).catch(async (error: unknown) => {
       // Nothing was requested: the batch goes back to the queue as it was, and this sender stops (the
       // next tick starts another), rather than leaving its rows 'sending'.
-      await settleMessages(this.deps.pool, [
+      await settleMessages(this.deps.pool, context.accountId, [
         ...unsent,
         ...ready.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
       ]);
@@ -304,8 +307,13 @@ export class BroadcastEngine {
     );
   }
 
-  private async settleBatch(batch: Claimed[], results: Result[], unanswered: UnansweredSends): Promise<void> {
-    await settleMessages(this.deps.pool, results);
+  private async settleBatch(
+    context: SendContext,
+    batch: Claimed[],
+    results: Result[],
+    unanswered: UnansweredSends,
+  ): Promise<void> {
+    await settleMessages(this.deps.pool, context.accountId, results);
     await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
     await unanswered.record(this.deps.pool);
   }
@@ -319,20 +327,27 @@ export class BroadcastEngine {
     ready: Array<{ message: Claimed }>,
     unsent: Result[],
   ): Promise<Set<number>> {
-    const withinCap = await cutAtSpendCap(this.deps.pool, this.deps.rateCard, ready, unsent);
+    const withinCap = await cutAtSpendCap(
+      this.deps.pool,
+      context.accountId,
+      this.deps.rateCard,
+      ready,
+      unsent,
+    );
     const messages = withinCap.map(({ message }) => message);
     if (this.deps.messagingLimit === false) return new Set(messages.map((m) => m.id));
-    return reserveBatch(this.deps.pool, context.portfolio, messages, this.deps.log);
+    return reserveBatch(this.deps.pool, context, messages, this.deps.log);
   }
 
   private async sendContext(phoneId: number): Promise<SendContext> {
     const { rows } = await this.deps.pool.query<{
+      waba_account_id: number;
       phone_number_id: string;
       throughput_level: string | null;
       token: string;
       portfolio: string;
     }>(
-      `select p.phone_number_id, p.throughput_level, w.business_token_encrypted as token,
+      `select p.waba_account_id::int, p.phone_number_id, p.throughput_level, w.business_token_encrypted as token,
               ${PORTFOLIO_OF_WABA} as portfolio
          from phone_numbers p join waba_accounts w on w.id = p.waba_account_id where p.id = $1`,
       [phoneId],
@@ -340,6 +355,7 @@ export class BroadcastEngine {
     const row = rows[0]!;
     return {
       phoneId,
+      accountId: row.waba_account_id,
       token: this.deps.secrets.open(row.token),
       phoneNumberId: row.phone_number_id,
       portfolio: row.portfolio,

@@ -79,9 +79,10 @@ export async function reportCsv(
            ${OUTCOME_SQL} as outcome, m.error_code, ${neutralisedSql('m.error_title')} as error_title,
            ${iso('greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.unknown_at)')} as last_update,
            ${neutralisedSql('coalesce(r.body, r.kind)')} as reply, ${iso('r.sent_at')} as replied_at
-      from broadcast_messages m left join contacts c on c.id = m.contact_id
-      left join inbound_messages r on r.id = m.reply_id
-     where m.broadcast_id = ${Number(broadcast.id)}
+      from broadcast_messages m
+      left join contacts c on c.waba_account_id = m.waba_account_id and c.id = m.contact_id
+      left join inbound_messages r on r.waba_account_id = m.waba_account_id and r.id = m.reply_id
+     where m.waba_account_id = ${Number(waba.id)} and m.broadcast_id = ${Number(broadcast.id)}
        ${states ? `and m.state in (${states})` : ''}
        ${query.replied === undefined ? '' : `and (m.reply_id is not null) = ${query.replied ? 'true' : 'false'}`}
      order by m.whatsapp_number

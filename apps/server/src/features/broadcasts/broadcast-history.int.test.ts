@@ -43,8 +43,8 @@ async function seedBroadcast(seed: Seed): Promise<number> {
   const id = rows[0]!.id;
   if (seed.states?.length) {
     await t.db.pool.query(
-      `insert into broadcast_messages (broadcast_id, whatsapp_number, state)
-       select $1, '+1555' || lpad((i + $3)::text, 7, '0'), s from unnest($2::text[]) with ordinality as u(s, i)`,
+      `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state)
+       select (select waba_account_id from broadcasts where id = $1), $1, '+1555' || lpad((i + $3)::text, 7, '0'), s from unnest($2::text[]) with ordinality as u(s, i)`,
       [id, seed.states, id * 1000],
     );
     await refreshBroadcastCounts(t.db.pool, [id]);
@@ -250,7 +250,8 @@ describe('pausing tells the truth', () => {
       [holding],
     );
     await t.db.pool.query(
-      `insert into broadcast_audiences (broadcast_id, contact_ids, numbers, written) values ($1, '{}', '{}', 0)`,
+      `insert into broadcast_audiences (waba_account_id, broadcast_id, contact_ids, numbers, written)
+       select waba_account_id, id, '{}', '{}', 0 from broadcasts where id = $1`,
       [holding],
     );
     const again = (await get('/broadcast/create/?search=pause+holding')).json();

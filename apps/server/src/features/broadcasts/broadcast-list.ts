@@ -24,9 +24,11 @@ const ROW_SQL = `
          (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number,
          -- Paused with nothing left for Herald to send (no audience to write, nothing queued): decision 036.
          status = 'paused'
-           and not exists (select 1 from broadcast_audiences a where a.broadcast_id = broadcasts.id)
+           and not exists (select 1 from broadcast_audiences a
+                            where a.waba_account_id = broadcasts.waba_account_id and a.broadcast_id = broadcasts.id)
            and not exists (select 1 from broadcast_messages m
-                            where m.broadcast_id = broadcasts.id and m.state in ('queued', 'sending')) as all_handed
+                            where m.waba_account_id = broadcasts.waba_account_id and m.broadcast_id = broadcasts.id
+                              and m.state in ('queued', 'sending')) as all_handed
     from broadcasts where ${WHERE}`;
 
 type ListRow = {

@@ -36,10 +36,11 @@ export async function readBroadcastReport(
     // Plus what the retention removed (decision 041): the figures stay, the rows to list are gone.
     pool.query<{ state: string; n: number; replied: number; removed: boolean }>(
       `select state, count(*)::int as n, count(reply_id)::int as replied, false as removed
-         from broadcast_messages where broadcast_id = $1 group by state
+         from broadcast_messages where waba_account_id = $2 and broadcast_id = $1 group by state
        union all
-       select state, recipients, replied, true from broadcast_removed_outcomes where broadcast_id = $1`,
-      [id],
+       select state, recipients, replied, true from broadcast_removed_outcomes
+        where waba_account_id = $2 and broadcast_id = $1`,
+      [id, waba.id],
     ),
     pool.query<{
       id: number;
@@ -56,12 +57,13 @@ export async function readBroadcastReport(
       `select m.id::int, c.name as contact_name, m.whatsapp_number, m.state, m.error_code, m.error_title,
               greatest(m.accepted_at, m.delivered_at, m.read_at, m.failed_at, m.unknown_at) as updated_at,
               r.kind as reply_kind, r.body as reply_body, r.sent_at as reply_at
-         from broadcast_messages m left join contacts c on c.id = m.contact_id
-         left join inbound_messages r on r.id = m.reply_id
-        where m.broadcast_id = $1 and ($2::text[] is null or m.state = any($2::text[]))
+         from broadcast_messages m
+         left join contacts c on c.waba_account_id = m.waba_account_id and c.id = m.contact_id
+         left join inbound_messages r on r.waba_account_id = m.waba_account_id and r.id = m.reply_id
+        where m.waba_account_id = $6 and m.broadcast_id = $1 and ($2::text[] is null or m.state = any($2::text[]))
           and ($5::bool is null or (m.reply_id is not null) = $5)
         order by m.whatsapp_number limit $3 offset $4`,
-      [id, states, BROADCAST_REPORT_PAGE_SIZE, offset, replied],
+      [id, states, BROADCAST_REPORT_PAGE_SIZE, offset, replied, waba.id],
     ),
     // Meta's title can vary for one code (a retry's "Gave up after…"): one group per code, its commonest title.
     pool.query<{ state: string; code: number | null; title: string | null; n: number }>(
@@ -69,9 +71,9 @@ export async function readBroadcastReport(
               case when error_code is null then min(error_title) else mode() within group (order by error_title) end as title,
               count(*)::int as n
          from broadcast_messages
-        where broadcast_id = $1 and state in ('failed', 'limited', 'not_on_whatsapp', 'unknown')
+        where waba_account_id = $2 and broadcast_id = $1 and state in ('failed', 'limited', 'not_on_whatsapp', 'unknown')
         group by state, error_code, case when error_code is null then error_title end`,
-      [id],
+      [id, waba.id],
     ),
   ]);
 

@@ -23,7 +23,7 @@ import {
 import { historyCsv, reportCsv } from './broadcast-export';
 import { listBroadcasts } from './broadcast-list';
 import { readBroadcastReport } from './broadcast-report';
-import { LOCKED } from './message-settle';
+import { LOCKED, ON_LOCKED } from './message-settle';
 import { applyResumeSpendCap } from './spend-cap-resume';
 import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './template-pause';
 
@@ -166,10 +166,11 @@ export class BroadcastsService {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);
         await client.query(
           // The broadcast row is locked above; its message rows are locked in id order (decision 022).
-          `with x as (select id from broadcast_messages where broadcast_id = $1 and state = 'queued'),
+          `with x as (select waba_account_id, id from broadcast_messages
+                       where waba_account_id = $2 and broadcast_id = $1 and state = 'queued'),
            ${LOCKED}
-           update broadcast_messages m set state = 'cancelled' from locked l where m.id = l.id and m.state = 'queued'`,
-          [id],
+           update broadcast_messages m set state = 'cancelled' from locked l where ${ON_LOCKED} and m.state = 'queued'`,
+          [id, waba.id],
         );
       }
       await client.query(

@@ -92,7 +92,11 @@ beforeAll(async () => {
         optedOut ? new Date() : null,
       ],
     );
-    if (i < 40) await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, vipTagId]);
+    if (i < 40)
+      await t.db.pool.query(
+        'insert into contact_tags (waba_account_id, contact_id, tag_id) select waba_account_id, id, $2 from contacts where id = $1',
+        [rows[0].id, vipTagId],
+      );
   }
 
   const template = await t.app.inject({
@@ -529,7 +533,10 @@ describe('sending', () => {
         [wabaAccountId],
       )
     ).rows[0].id;
-    await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, tag]);
+    await t.db.pool.query(
+      'insert into contact_tags (waba_account_id, contact_id, tag_id) select waba_account_id, id, $2 from contacts where id = $1',
+      [rows[0].id, tag],
+    );
     const id = (
       await createBroadcast({
         name: 'Ghost',
@@ -588,8 +595,8 @@ describe('crash safety and status webhooks', () => {
     ).rows[0].p;
     await t.db.pool.query("update broadcasts set status = 'sending', started_at = now() where id = $1", [id]);
     await t.db.pool.query(
-      `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number, state)
-       select $1, id, whatsapp_number, case when rn <= 3 then 'sending' else 'queued' end
+      `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number, state)
+       select $2, $1, id, whatsapp_number, case when rn <= 3 then 'sending' else 'queued' end
          from (select id, whatsapp_number, row_number() over (order by id) as rn from contacts
                 where waba_account_id = $2 and opted_out_at is null order by id limit 5) c`,
       [id, wabaAccountId],
@@ -734,7 +741,10 @@ describe('GET /broadcast/{id}/recipients/', () => {
         'insert into contacts (waba_account_id, name, whatsapp_number) values ($1, $2, $3) returning id',
         [wabaAccountId, name, number],
       );
-      await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, tag]);
+      await t.db.pool.query(
+        'insert into contact_tags (waba_account_id, contact_id, tag_id) select waba_account_id, id, $2 from contacts where id = $1',
+        [rows[0].id, tag],
+      );
     }
     const id = (
       await createBroadcast({

@@ -21,17 +21,23 @@ export type SendResult =
 export const LIMITED_RETRY_DELAY = `interval '24 hours'`;
 
 /**
- * Locks the message rows named in `x` in id order before an update touches them: an update's own row order
- * follows its plan, and two writers locking the same rows in different orders deadlock (decision 022).
+ * Locks the message rows named in `x` (columns `waba_account_id`, `id`) in id order before an update touches
+ * them: an update's own row order follows its plan, and two writers locking the same rows in different orders
+ * deadlock (decision 022). Rows are found by their primary key, the account first (decision 056); the update
+ * joins `locked l` with `m.waba_account_id = l.waba_account_id and m.id = l.id` (ON_LOCKED).
  */
 export const LOCKED = `locked as materialized (
-  select m.id from broadcast_messages m where m.id in (select id from x) order by m.id for update)`;
+  select m.waba_account_id, m.id from broadcast_messages m
+   where (m.waba_account_id, m.id) in (select waba_account_id, id from x) order by m.id for update)`;
+
+/** The update's join to `locked`, by the primary key. */
+export const ON_LOCKED = 'm.waba_account_id = l.waba_account_id and m.id = l.id';
 
 /**
  * Writes a batch's outcomes in one statement per outcome kind, each its own transaction holding only message
  * rows, locked in id order (decision 022). The caller recounts the broadcasts afterwards.
  */
-export async function settleMessages(pool: Pool, results: SendResult[]): Promise<void> {
+export async function settleMessages(pool: Pool, accountId: number, results: SendResult[]): Promise<void> {
   const accepted = results.filter(
     (r): r is Extract<SendResult, { state: 'accepted' | 'held' }> =>
       r.state === 'accepted' || r.state === 'held',
@@ -52,49 +58,54 @@ export async function settleMessages(pool: Pool, results: SendResult[]): Promise
     .map((r) => r.id);
   if (released.length > 0) {
     await pool.query(
-      `with x as (select unnest($1::bigint[]) as id),
+      `with x as (select $2::bigint as waba_account_id, unnest($1::bigint[]) as id),
        ${LOCKED}
        update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
-         from locked l where m.id = l.id and m.state = 'sending'`,
-      [released],
+         from locked l where ${ON_LOCKED} and m.state = 'sending'`,
+      [released, accountId],
     );
   }
   if (accepted.length > 0) {
     // A status webhook may already have moved the row past `sending`; only then keep its state.
     await pool.query(
-      `with x as (select * from unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[]) as x(id, wamid, at, state)),
+      `with x as (select $5::bigint as waba_account_id, x.*
+                   from unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[]) as x(id, wamid, at, state)),
        ${LOCKED}
        update broadcast_messages m
           set state = case when m.state in ('sending', 'unconfirmed', 'unknown') then x.state else m.state end,
               wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at)
-         from x join locked l on l.id = x.id where m.id = x.id`,
+         from x join locked l on l.id = x.id where ${ON_LOCKED}`,
       [
         accepted.map((r) => r.id),
         accepted.map((r) => r.wamid),
         accepted.map((r) => r.at),
         accepted.map((r) => r.state),
+        accountId,
       ],
     );
   }
   if (retries.length > 0) {
     await pool.query(
-      `with x as (select * from unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) as x(id, delay, code, title)),
+      `with x as (select $5::bigint as waba_account_id, x.*
+                   from unnest($1::bigint[], $2::int[], $3::int[], $4::text[]) as x(id, delay, code, title)),
        ${LOCKED}
        update broadcast_messages m set state = 'queued', next_attempt_at = now() + make_interval(secs => x.delay / 1000.0),
               error_code = x.code, error_title = x.title
          from x join locked l on l.id = x.id
-        where m.id = x.id and m.state = 'sending'`,
+        where ${ON_LOCKED} and m.state = 'sending'`,
       [
         retries.map((r) => r.id),
         retries.map((r) => r.delayMs),
         retries.map((r) => r.code),
         retries.map((r) => r.title),
+        accountId,
       ],
     );
   }
   if (final.length > 0) {
     await pool.query(
-      `with x as (select * from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)),
+      `with x as (select $5::bigint as waba_account_id, x.*
+                   from unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) as x(id, state, code, title)),
        ${LOCKED}
        update broadcast_messages m set state = x.state, error_code = x.code, error_title = x.title,
               failed_at = case when x.state <> 'unconfirmed' then now() end,
@@ -102,12 +113,13 @@ export async function settleMessages(pool: Pool, results: SendResult[]): Promise
               -- A limited message may go again, no sooner than a day later (limited-retry.ts).
               next_attempt_at = case when x.state = 'limited' then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end
          from x join locked l on l.id = x.id
-        where m.id = x.id and m.state = 'sending'`,
+        where ${ON_LOCKED} and m.state = 'sending'`,
       [
         final.map((r) => r.id),
         final.map((r) => r.state),
         final.map((r) => r.code),
         final.map((r) => r.title),
+        accountId,
       ],
     );
   }

@@ -141,7 +141,8 @@ async function applyStatuses(
      -- the primary key: joining the CTE 'best' again would be a nested loop over a CTE the planner believes
      -- has one row (quadratic in the batch: 10,000 statuses took seconds).
      locked as materialized (
-       select t.* from best t join broadcast_messages lm on lm.id = t.id order by lm.id for update of lm)
+       select t.* from best t join broadcast_messages lm on lm.waba_account_id = t.waba_account_id and lm.id = t.id
+        order by lm.id for update of lm)
      update broadcast_messages m
         -- A failure that is not Herald's has its own outcome: 131049 limited (sent again no sooner than a day
         -- later, limited-retry.ts), 131026 not on WhatsApp (never again).
@@ -167,7 +168,7 @@ async function applyStatuses(
             pricing_type = coalesce(m.pricing_type, t.pricing_type),
             priced_at = case when t.billable is not null then coalesce(m.priced_at, now()) else m.priced_at end
        from locked t
-      where m.id = t.id
+      where m.waba_account_id = t.waba_account_id and m.id = t.id
         and m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
         -- A status of an earlier attempt (a limited message sent again has a new wamid) does not move this one.
         and (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
@@ -180,7 +181,10 @@ async function applyStatuses(
   await recountLockedBroadcasts(client, broadcastIds);
 }
 
-/** Resolves each status to its message row (by the row id Herald sent, else by wamid) and keeps the furthest per row. */
+/**
+ * Resolves each status to its message row of the account its WABA names (by the row id Herald sent, else by
+ * wamid: both keys start with the account) and keeps the furthest per row.
+ */
 const TARGETS_SQL = `
   with incoming as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[],
@@ -188,17 +192,17 @@ const TARGETS_SQL = `
               as x(waba_id, row_id, wamid, status, code, title,
                    billable, pricing_model, pricing_category, pricing_type)),
   targets as (
-    select found.id, found.broadcast_id, i.*,
+    select found.id, found.waba_account_id, found.broadcast_id, i.*,
            case i.status when 'failed' then 10 when 'read' then 3 when 'delivered' then 2 else 1 end as rank
       from incoming i
+      join waba_accounts w on w.waba_id = i.waba_id
       -- One index lookup per status, whatever the statistics say (a join here may walk every message of
       -- the broadcast when they are stale, as after a start).
       cross join lateral (
-        select m.id, m.broadcast_id from broadcast_messages m
-         where m.id = case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end
+        select m.id, m.waba_account_id, m.broadcast_id from broadcast_messages m
+         where m.waba_account_id = w.id and m.id = case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end
         union all
-        select m.id, m.broadcast_id from broadcast_messages m where m.wamid = i.wamid
-        limit 1) found
-     where exists (select 1 from broadcasts b join waba_accounts w on w.id = b.waba_account_id
-                    where b.id = found.broadcast_id and w.waba_id = i.waba_id)),
+        select m.id, m.waba_account_id, m.broadcast_id from broadcast_messages m
+         where m.waba_account_id = w.id and m.wamid = i.wamid
+        limit 1) found),
   best as (select distinct on (id) * from targets order by id, rank desc)`;

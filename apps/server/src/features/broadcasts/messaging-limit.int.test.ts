@@ -398,7 +398,8 @@ describe('the portfolio messaging limit', () => {
         )
       )[0]!.id;
       await q(
-        `insert into contact_tags select c.id, $2 from contacts c where c.waba_account_id = $1
+        `insert into contact_tags (waba_account_id, contact_id, tag_id)
+         select c.waba_account_id, c.id, $2 from contacts c where c.waba_account_id = $1
            and (c.id % 2) = $3`,
         [a.id, tag, half],
       );

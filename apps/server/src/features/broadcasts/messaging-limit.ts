@@ -1,6 +1,7 @@
 import { MESSAGING_LIMIT_OF_TIER, type MessagingLimit } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
+import { LOCKED, ON_LOCKED } from './message-settle';
 
 type Queryable = Pool | PoolClient;
 
@@ -111,17 +112,18 @@ export async function reserveReach(
  */
 export async function waitForLimit(
   pool: Pool,
+  accountId: number,
   messageIds: number[],
   broadcastIds: number[],
   freesAt: Date,
 ): Promise<void> {
   await pool.query(
     // Message rows locked in id order, as every writer of them does (decision 022).
-    `with locked as materialized (
-       select m.id from broadcast_messages m where m.id = any($1::bigint[]) order by m.id for update)
+    `with x as (select $2::bigint as waba_account_id, unnest($1::bigint[]) as id),
+     ${LOCKED}
      update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
-       from locked l where m.id = l.id and m.state = 'sending'`,
-    [messageIds],
+       from locked l where ${ON_LOCKED} and m.state = 'sending'`,
+    [messageIds, accountId],
   );
   await pool.query(
     `with x as (select id from broadcasts where id = any($1::bigint[]) and status = 'sending' order by id for update)
@@ -146,7 +148,7 @@ export async function stopWaiting(pool: Pool, broadcastIds: number[]): Promise<v
  */
 export async function reserveBatch(
   pool: Pool,
-  portfolio: string,
+  { portfolio, accountId }: { portfolio: string; accountId: number },
   messages: Array<{ id: number; broadcast_id: number; whatsapp_number: string; was_waiting?: boolean }>,
   log?: { info: (details: object, message: string) => void },
 ): Promise<Set<number>> {
@@ -164,6 +166,7 @@ export async function reserveBatch(
   if (held.length > 0) {
     await waitForLimit(
       pool,
+      accountId,
       held.map((m) => m.id),
       [...new Set(held.map((m) => m.broadcast_id))],
       // Only a limit of 0 leaves nothing to expire; look again in a minute then.

@@ -123,7 +123,10 @@ async function audience(
       'insert into contacts (waba_account_id, name, whatsapp_number, email) values ($1, $2, $3, $4) returning id',
       [wabaAccountId, name, number, email ?? null],
     );
-    await t.db.pool.query('insert into contact_tags values ($1, $2)', [rows[0].id, tag]);
+    await t.db.pool.query(
+      'insert into contact_tags (waba_account_id, contact_id, tag_id) select waba_account_id, id, $2 from contacts where id = $1',
+      [rows[0].id, tag],
+    );
   }
   return tag;
 }
@@ -556,7 +559,9 @@ describe('limited by WhatsApp (131049) and not on WhatsApp (131026)', () => {
     ).rows;
     // As if the sender had just had these answers (the sandbox answers both asynchronously).
     await t.db.pool.query("update broadcast_messages set state = 'sending' where broadcast_id = $1", [id]);
-    await settleMessages(t.db.pool, [
+    const account = (await t.db.pool.query('select waba_account_id::int from broadcasts where id = $1', [id]))
+      .rows[0].waba_account_id as number;
+    await settleMessages(t.db.pool, account, [
       { id: rows[0].id, state: 'limited', code: 131049, title: 'Not delivered' },
       { id: rows[1].id, state: 'not_on_whatsapp', code: 131026, title: 'Message undeliverable' },
     ]);

@@ -1,5 +1,5 @@
 import type { Pool } from '../../db/pool';
-import { LOCKED } from './message-settle';
+import { LOCKED, ON_LOCKED } from './message-settle';
 
 /**
  * How many rows one mark covers: 50 ms of the number's rate (50 at 1,000 mps, 4 at 80), so a sender marks
@@ -24,7 +24,7 @@ export class RequestMarks {
 
   constructor(
     private readonly pool: Pool,
-    private readonly sender: { phoneId: number; holder: string },
+    private readonly sender: { phoneId: number; accountId: number; holder: string },
     private readonly ids: number[],
     private readonly groupSize: number,
   ) {}
@@ -53,17 +53,17 @@ export class RequestMarks {
 
 async function markRequested(
   pool: Pool,
-  { phoneId, holder }: { phoneId: number; holder: string },
+  { phoneId, accountId, holder }: { phoneId: number; accountId: number; holder: string },
   ids: number[],
 ): Promise<Set<number>> {
   const { rows } = await pool.query<{ id: number }>(
     `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
-     x as (select unnest($1::bigint[]) as id where exists (select 1 from lease)),
+     x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
      ${LOCKED}
      update broadcast_messages m set requested_at = now()
-       from locked l where m.id = l.id and m.state = 'sending'
+       from locked l where ${ON_LOCKED} and m.state = 'sending'
      returning m.id::int`,
-    [ids, phoneId, holder],
+    [ids, phoneId, holder, accountId],
   );
   return new Set(rows.map((row) => row.id));
 }
@@ -76,14 +76,15 @@ async function markRequested(
 export async function takeOverInFlight(pool: Pool, phoneId: number): Promise<void> {
   // Rows locked in id order, as every writer of message rows does (decision 022).
   await pool.query(
-    `with x as (select m.id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
+    `with x as (select m.waba_account_id, m.id from broadcast_messages m
+                  join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
                  where b.phone_number_id = $1 and m.state = 'sending'),
      ${LOCKED}
      update broadcast_messages m
         set state = case when m.requested_at is null then 'queued' else 'unconfirmed' end,
             unconfirmed_at = case when m.requested_at is null then m.unconfirmed_at else now() end,
             attempts = case when m.requested_at is null then greatest(m.attempts - 1, 0) else m.attempts end
-       from locked l where m.id = l.id and m.state = 'sending'`,
+       from locked l where ${ON_LOCKED} and m.state = 'sending'`,
     [phoneId],
   );
 }

@@ -28,11 +28,13 @@ export async function retargetContactIds(
         where c.waba_account_id = $1
           and c.opted_out_at is null
           and c.id in (select m.contact_id from broadcast_messages m
-                        where m.broadcast_id = $2
+                        where m.waba_account_id = $1 and m.broadcast_id = $2
                           and ($3::text[] is null or m.state = any($3::text[]))
                           and ($4::boolean is null or (m.reply_id is not null) = $4))
           and ($5::bigint[] is null
-               or exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = any($5::bigint[])))),
+               or exists (select 1 from contact_tags ct
+                           where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id
+                             and ct.tag_id = any($5::bigint[])))),
      sampled as (
        select id from matching order by md5(id::text), id
         limit (select round(count(*) * $6::numeric / 100) from matching))

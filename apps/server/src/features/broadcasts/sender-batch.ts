@@ -23,6 +23,8 @@ export interface Claimed {
 export interface SendContext {
   /** The number's row id (phone_numbers.id). */
   phoneId: number;
+  /** The business account the number belongs to: the first column of every message row's key (decision 056). */
+  accountId: number;
   token: string;
   phoneNumberId: string;
   /** The business portfolio whose 24-hour messaging limit this number's sends count against (decision 027). */
@@ -56,14 +58,14 @@ export function addressee(address: string): { to: string } | { recipient: string
 export async function claimBatch(pool: Pool, phoneId: number): Promise<Claimed[]> {
   const { rows } = await pool.query<Claimed>(
     `with picked as (
-       select m.id, m.contact_id, b.waiting_until is not null as was_waiting
+       select m.waba_account_id, m.id, m.contact_id, b.waiting_until is not null as was_waiting
          from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
         where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
           and (b.waiting_until is null or b.waiting_until <= now())
         order by m.broadcast_id, m.id limit $2 for update of m skip locked)
      update broadcast_messages m set state = 'sending', attempts = m.attempts + 1, requested_at = null
        from picked left join contacts c on c.id = picked.contact_id
-      where m.id = picked.id
+      where m.waba_account_id = picked.waba_account_id and m.id = picked.id
      returning m.id::int, m.broadcast_id::int, m.whatsapp_number, m.attempts,
        case when c.id is not null then
          jsonb_build_object('name', c.name, 'whatsapp_number', c.whatsapp_number, 'age', c.age,

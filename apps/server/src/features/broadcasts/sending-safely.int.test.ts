@@ -116,8 +116,8 @@ beforeAll(async () => {
   sourceId = rows[0].id;
   for (const [i, state] of STATES.entries()) {
     await t.db.pool.query(
-      `insert into broadcast_messages (broadcast_id, contact_id, whatsapp_number, state)
-       select $1, id, whatsapp_number, $3 from contacts where id = $2`,
+      `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number, state)
+       select waba_account_id, $1, id, whatsapp_number, $3 from contacts where id = $2`,
       [sourceId, contactIds[i], state],
     );
   }
@@ -191,7 +191,10 @@ describe('retargeting an earlier broadcast’s recipients', () => {
       )
     ).rows[0].id as number;
     for (const i of [0, 2, 6]) {
-      await t.db.pool.query('insert into contact_tags values ($1, $2)', [contactIds[i], tag]);
+      await t.db.pool.query(
+        'insert into contact_tags (waba_account_id, contact_id, tag_id) select waba_account_id, id, $2 from contacts where id = $1',
+        [contactIds[i], tag],
+      );
     }
     const audience = { ...notRead, broadcast_id: sourceId };
     const both = (percentage: number) =>

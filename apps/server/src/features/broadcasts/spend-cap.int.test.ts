@@ -267,8 +267,8 @@ describe('spend cap', () => {
     await t.db.pool.query(`update broadcasts set status = 'sending' where id = $1`, [id]);
     const numbers = NUMBERS.slice(0, 5); // North America: 0.025 each, so 4 fit a cap of 0.10 exactly
     const { rows } = await t.db.pool.query<{ id: number }>(
-      `insert into broadcast_messages (broadcast_id, whatsapp_number, state)
-       select $1::bigint, n, 'sending' from unnest($2::text[]) with ordinality u(n, i) order by i returning id::int`,
+      `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state)
+       select (select waba_account_id from broadcasts where id = $1), $1::bigint, n, 'sending' from unnest($2::text[]) with ordinality u(n, i) order by i returning id::int`,
       [id, numbers],
     );
     const claimed = rows.map((row, i) => ({
@@ -282,12 +282,14 @@ describe('spend cap', () => {
       },
     }));
     const unsent: SendResult[] = [];
-    expect(await cutAtSpendCap(t.db.pool, card, claimed.slice(0, 3), unsent)).toHaveLength(3);
+    const account = (await t.db.pool.query('select waba_account_id::int from broadcasts where id = $1', [id]))
+      .rows[0].waba_account_id as number;
+    expect(await cutAtSpendCap(t.db.pool, account, card, claimed.slice(0, 3), unsent)).toHaveLength(3);
     // The same three again (given back by the messaging limit, say, and claimed again): nothing more is counted.
-    expect(await cutAtSpendCap(t.db.pool, card, claimed.slice(0, 3), unsent)).toHaveLength(3);
+    expect(await cutAtSpendCap(t.db.pool, account, card, claimed.slice(0, 3), unsent)).toHaveLength(3);
     expect((await broadcastRow(id)).spend_committed).toBeCloseTo(3 * rate(numbers[0]!), 6);
     // Then all five: the fourth takes it to the cap exactly, the fifth would pass it.
-    const allowed = await cutAtSpendCap(t.db.pool, card, claimed, unsent);
+    const allowed = await cutAtSpendCap(t.db.pool, account, card, claimed, unsent);
     expect(allowed.map(({ message }) => message.id)).toEqual(rows.slice(0, 4).map((row) => row.id));
     expect(unsent).toEqual([{ id: rows[4]!.id, state: 'released' }]);
     expect(await broadcastRow(id)).toMatchObject({

@@ -27,6 +27,7 @@ interface CappedBroadcast {
  */
 export async function cutAtSpendCap<T extends { message: Claimed }>(
   pool: Pool,
+  accountId: number,
   card: RateCard | undefined,
   ready: T[],
   unsent: SendResult[],
@@ -66,8 +67,8 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
     // Locked in id order (the sort is below the row locks), read by the primary key.
     const { rows: locked } = await client.query<{ id: number; spend_counted: boolean }>(
       `select m.id::int, m.spend_counted from broadcast_messages m
-        where m.id = any($1::bigint[]) order by m.id for update`,
-      [candidates.map(({ message }) => message.id)],
+        where m.waba_account_id = $2 and m.id = any($1::bigint[]) order by m.id for update`,
+      [candidates.map(({ message }) => message.id), accountId],
     );
     const alreadyCounted = new Set(locked.filter((row) => row.spend_counted).map((row) => row.id));
     const newlyCounted: number[] = [];
@@ -105,9 +106,10 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
       if (committed !== before) totals.push({ id: broadcast.id, committed: committed / MICROS });
     }
     if (newlyCounted.length > 0) {
-      await client.query('update broadcast_messages set spend_counted = true where id = any($1::bigint[])', [
-        newlyCounted,
-      ]);
+      await client.query(
+        'update broadcast_messages set spend_counted = true where waba_account_id = $2 and id = any($1::bigint[])',
+        [newlyCounted, accountId],
+      );
     }
     if (totals.length > 0) {
       await client.query(

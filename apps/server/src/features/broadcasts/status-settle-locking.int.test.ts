@@ -61,8 +61,8 @@ async function newSendingBroadcast(): Promise<number[]> {
   );
   const broadcastId = rows[0]!.id;
   const messages = await t.db.pool.query<{ id: number }>(
-    `insert into broadcast_messages (broadcast_id, whatsapp_number, state, attempts)
-     select $1, '+1415' || lpad(n::text, 7, '0'), 'sending', 1 from generate_series(1, $2) n
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, attempts)
+     select (select waba_account_id from broadcasts where id = $1), $1, '+1415' || lpad(n::text, 7, '0'), 'sending', 1 from generate_series(1, $2) n
      returning id::int`,
     [broadcastId, MESSAGES],
   );
@@ -134,7 +134,9 @@ describe('status webhooks while the sender settles the same rows', () => {
       }));
       const settles = [0, 1, 2, 3].map(async (part) => {
         const slice = results.filter((_, i) => i % 4 === part);
-        await settleMessages(t.db.pool, slice).catch((error: Error) => settleErrors.push(error.message));
+        await settleMessages(t.db.pool, wabaAccountId, slice).catch((error: Error) =>
+          settleErrors.push(error.message),
+        );
         await refreshBroadcastCounts(t.db.pool, [await broadcastOf(ids[0]!)]).catch((error: Error) =>
           settleErrors.push(error.message),
         );

@@ -130,7 +130,7 @@ export class ContactImport {
     };
     chunk.ids = await this.reserveIds(client);
     const account = `\t${this.wabaId}\t`;
-    const link = this.tagId === undefined ? '\n' : `\t${this.tagId}\n`;
+    const link = this.tagId === undefined ? '\n' : `\t${this.wabaId}\t${this.tagId}\n`;
 
     try {
       // Inside the try: csv-parse may refuse the very first line as it is written to it.
@@ -195,8 +195,9 @@ export class ContactImport {
     if (this.tagId === undefined) {
       const tagId = await ensureTag(client, this.wabaId, tag);
       await client.query(
-        `insert into contact_tags (contact_id, tag_id) select id, $1 from import_ids on conflict do nothing`,
-        [tagId],
+        `insert into contact_tags (waba_account_id, contact_id, tag_id) select $2, id, $1 from import_ids
+         on conflict do nothing`,
+        [tagId, this.wabaId],
       );
     }
     await recordExtraColumns(client, this.wabaId, this.header?.extras.map((extra) => extra.name) ?? []);
@@ -282,7 +283,7 @@ export class ContactImport {
         client,
         this.tagId === undefined
           ? 'copy import_ids (id) from stdin'
-          : 'copy contact_tags (contact_id, tag_id) from stdin',
+          : 'copy contact_tags (contact_id, waba_account_id, tag_id) from stdin',
         chunk.links.bytes,
       );
       this.created += chunk.fresh.rows;
@@ -337,7 +338,7 @@ export class ContactImport {
     const tagTarget =
       this.tagId === undefined
         ? 'insert into import_ids (id) select id'
-        : `insert into contact_tags (contact_id, tag_id) select id, ${this.tagId}`;
+        : `insert into contact_tags (waba_account_id, contact_id, tag_id) select $1, id, ${this.tagId}`;
     // The ids of the chunk's numbers, looked up before the merge: the merge returns only the rows it
     // rewrites, and inside it a lookup would also walk the index entries that statement is adding.
     await client.query(

@@ -72,12 +72,13 @@ export function searchPatterns(search: string): string[] {
   return patterns;
 }
 
-async function withTags(db: Queryable, rows: ContactRow[]): Promise<Contact[]> {
+async function withTags(db: Queryable, wabaId: number, rows: ContactRow[]): Promise<Contact[]> {
   if (rows.length === 0) return [];
   const { rows: tagRows } = await db.query<{ contact_id: string; id: string; name: string }>(
-    `select ct.contact_id, t.id, t.name from contact_tags ct join tags t on t.id = ct.tag_id
-      where ct.contact_id = any($1::bigint[]) order by lower(t.name), t.id`,
-    [rows.map((row) => row.id)],
+    `select ct.contact_id, t.id, t.name
+       from contact_tags ct join tags t on t.waba_account_id = ct.waba_account_id and t.id = ct.tag_id
+      where ct.waba_account_id = $1 and ct.contact_id = any($2::bigint[]) order by lower(t.name), t.id`,
+    [wabaId, rows.map((row) => row.id)],
   );
   const byContact = new Map<string, Contact['tags']>();
   for (const tag of tagRows) {
@@ -134,7 +135,8 @@ function filterSql(filter: ContactFilter, first: number): { sql: string; values:
     values.push(filter.tagIds);
     parts.push(
       `and exists (select 1 from contact_tags ct
-                    where ct.contact_id = contacts.id and ct.tag_id = any($${first + values.length - 1}::bigint[]))`,
+                    where ct.waba_account_id = contacts.waba_account_id and ct.contact_id = contacts.id
+                      and ct.tag_id = any($${first + values.length - 1}::bigint[]))`,
     );
   }
   if (filter.optedOut !== undefined) parts.push(`and opted_out_at is ${filter.optedOut ? 'not ' : ''}null`);
@@ -162,13 +164,13 @@ export async function listContacts(
   const where = filterSql(page.filter, 4);
   const { rows } = await db.query<ContactRow>(
     `select ${CONTACT_COLUMNS} from contacts
-      where id in (
+      where waba_account_id = $1 and id in (
         select id from contacts where waba_account_id = $1 ${where.sql}
          order by created_at desc, id desc limit $2 offset $3)
       order by created_at desc, id desc`,
     [wabaId, page.limit, page.offset, ...where.values],
   );
-  return withTags(db, rows);
+  return withTags(db, wabaId, rows);
 }
 
 export async function findContact(db: Queryable, wabaId: number, id: number): Promise<Contact | undefined> {
@@ -176,7 +178,7 @@ export async function findContact(db: Queryable, wabaId: number, id: number): Pr
     `select ${CONTACT_COLUMNS} from contacts where waba_account_id = $1 and id = $2`,
     [wabaId, id],
   );
-  return rows[0] ? (await withTags(db, rows))[0] : undefined;
+  return rows[0] ? (await withTags(db, wabaId, rows))[0] : undefined;
 }
 
 export async function findContactByNumber(
@@ -219,7 +221,7 @@ export async function updateContact(
       returning ${CONTACT_COLUMNS}`,
     [wabaId, id, contact.name, contact.number],
   );
-  return rows[0] ? (await withTags(db, rows))[0] : undefined;
+  return rows[0] ? (await withTags(db, wabaId, rows))[0] : undefined;
 }
 
 export async function deleteContact(db: Queryable, wabaId: number, id: number): Promise<boolean> {
@@ -233,9 +235,9 @@ export async function deleteContact(db: Queryable, wabaId: number, id: number): 
 export async function listTags(db: Queryable, wabaId: number): Promise<Tag[]> {
   const { rows } = await db.query<{ id: string; name: string; count: number }>(
     `select t.id, t.name, count(ct.contact_id)::int as count
-       from tags t left join contact_tags ct on ct.tag_id = t.id
+       from tags t left join contact_tags ct on ct.waba_account_id = t.waba_account_id and ct.tag_id = t.id
       where t.waba_account_id = $1
-      group by t.id
+      group by t.waba_account_id, t.id
       order by lower(t.name), t.id`,
     [wabaId],
   );

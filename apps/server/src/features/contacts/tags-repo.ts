@@ -46,12 +46,12 @@ export async function addTagToContacts(
      target as (
        select id from contacts where waba_account_id = $1 and id = any($2::bigint[]) for key share),
      added as (
-       insert into contact_tags (contact_id, tag_id)
-       select target.id, tag.id from target cross join tag
+       insert into contact_tags (waba_account_id, contact_id, tag_id)
+       select $1, target.id, tag.id from target cross join tag
        on conflict do nothing
        returning contact_id)
      select tag.id as tag_id, tag.name as tag_name,
-            ((select count(*) from contact_tags ct where ct.tag_id = tag.id)
+            ((select count(*) from contact_tags ct where ct.waba_account_id = $1 and ct.tag_id = tag.id)
               + (select count(*) from added))::int as tag_count,
             (select count(*) from target)::int as matched,
             (select count(*) from added)::int as changed
@@ -73,10 +73,10 @@ export async function removeTagFromContacts(
      target as (select id from contacts where waba_account_id = $1 and id = any($2::bigint[])),
      removed as (
        delete from contact_tags ct using tag, target
-        where ct.tag_id = tag.id and ct.contact_id = target.id
+        where ct.waba_account_id = $1 and ct.tag_id = tag.id and ct.contact_id = target.id
        returning ct.contact_id)
      select tag.id as tag_id, tag.name as tag_name,
-            ((select count(*) from contact_tags ct where ct.tag_id = tag.id)
+            ((select count(*) from contact_tags ct where ct.waba_account_id = $1 and ct.tag_id = tag.id)
               - (select count(*) from removed))::int as tag_count,
             (select count(*) from target)::int as matched,
             (select count(*) from removed)::int as changed
@@ -95,7 +95,8 @@ export async function renameTag(
 ): Promise<Tag | undefined> {
   const { rows } = await db.query<{ id: string; name: string; count: number }>(
     `update tags set name = $3 where waba_account_id = $1 and id = $2
-     returning id, name, (select count(*) from contact_tags ct where ct.tag_id = tags.id)::int as count`,
+     returning id, name,
+               (select count(*) from contact_tags ct where ct.waba_account_id = $1 and ct.tag_id = tags.id)::int as count`,
     [wabaId, tagId, name],
   );
   return rows[0] ? { id: Number(rows[0].id), name: rows[0].name, count: rows[0].count } : undefined;
@@ -108,7 +109,8 @@ export async function renameTag(
 export async function deleteTag(db: Queryable, wabaId: number, tagId: number): Promise<Tag | undefined> {
   const { rows } = await db.query<{ id: string; name: string; count: number }>(
     `delete from tags where waba_account_id = $1 and id = $2
-     returning id, name, (select count(*) from contact_tags ct where ct.tag_id = tags.id)::int as count`,
+     returning id, name,
+               (select count(*) from contact_tags ct where ct.waba_account_id = $1 and ct.tag_id = tags.id)::int as count`,
     [wabaId, tagId],
   );
   return rows[0] ? { id: Number(rows[0].id), name: rows[0].name, count: rows[0].count } : undefined;
@@ -130,8 +132,10 @@ export async function setContactTags(
        on conflict (waba_account_id, lower(name)) do update set name = tags.name
        returning id),
      dropped as (
-       delete from contact_tags where contact_id = $2 and tag_id not in (select id from wanted))
-     insert into contact_tags (contact_id, tag_id) select $2, id from wanted on conflict do nothing`,
+       delete from contact_tags
+        where waba_account_id = $1 and contact_id = $2 and tag_id not in (select id from wanted))
+     insert into contact_tags (waba_account_id, contact_id, tag_id) select $1, $2, id from wanted
+     on conflict do nothing`,
     [wabaId, contactId, names],
   );
 }

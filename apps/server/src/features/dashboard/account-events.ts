@@ -113,7 +113,7 @@ export async function markSeen(
   await pool.query(
     `insert into account_events_seen as s (user_id, waba_account_id, seen_up_to)
      values ($1, $2, least(coalesce(to_timestamp($3::float8), now()), now()))
-     on conflict (user_id, waba_account_id) do update set seen_up_to = greatest(s.seen_up_to, excluded.seen_up_to)`,
+     on conflict (waba_account_id, user_id) do update set seen_up_to = greatest(s.seen_up_to, excluded.seen_up_to)`,
     // As Unix seconds: zod takes offsets up to ±23:59 and year 0000, Postgres's text input neither; a mark later
     // than now is now.
     [userId, accountId, upTo === undefined ? null : Date.parse(upTo) / 1000],

@@ -59,12 +59,13 @@ async function sentBroadcast(numbers: string[], at: Date, category = 'MARKETING'
   );
   const id = broadcast.rows[0].id as number;
   const rows = await t.db.pool.query<{ id: number; whatsapp_number: string }>(
-    `insert into broadcast_messages (broadcast_id, whatsapp_number, state)
-     select $1, n, 'sending' from unnest($2::text[]) n returning id::int, whatsapp_number`,
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state)
+     select (select waba_account_id from broadcasts where id = $1), $1, n, 'sending' from unnest($2::text[]) n returning id::int, whatsapp_number`,
     [id, numbers],
   );
   await settleMessages(
     t.db.pool,
+    accountId,
     rows.rows.map((r) => ({
       id: r.id,
       state: 'accepted' as const,

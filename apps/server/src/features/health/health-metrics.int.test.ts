@@ -188,7 +188,8 @@ describe('/metrics', () => {
   it('counts settled sends by outcome and Meta code', async () => {
     const series = 'herald_messages_sent_total{outcome="not_on_whatsapp",code="131026"}';
     const before = sample((await metrics()).text, series) ?? 0;
-    await settleMessages(t.db.pool, [
+    // Ids no row has, in no account: only the counters move.
+    await settleMessages(t.db.pool, 0, [
       { id: -1, state: 'not_on_whatsapp', code: 131026, title: 'Message undeliverable' },
       { id: -2, state: 'not_on_whatsapp', code: 131026, title: 'Message undeliverable' },
       // Given back unsent by a stopping worker: not a send.

@@ -52,8 +52,8 @@ async function finishedBroadcast(owner: { id: number; phoneId: number }, name: s
   );
   const id = rows[0]!.id;
   await t.db.pool.query(
-    `insert into broadcast_messages (broadcast_id, whatsapp_number, state, accepted_at, failed_at)
-     select $1, '+1415556' || lpad(ordinality::text, 4, '0'), s,
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, accepted_at, failed_at)
+     select (select waba_account_id from broadcasts where id = $1), $1, '+1415556' || lpad(ordinality::text, 4, '0'), s,
             case when s <> 'failed' then now() end, case when s = 'failed' then now() end
        from unnest($2::text[]) with ordinality s`,
     [id, states],
@@ -126,7 +126,8 @@ describe('broadcast-completed e-mail, sent by the worker', () => {
     // The engine's completion pass, then the worker's job (sent here rather than waiting for its minute).
     await completeFinishedBroadcasts(t.db.pool, 3_600);
     await worker.boss.send(BROADCAST_MAIL_QUEUE, {});
-    await waitFor(() => received.length >= 1);
+    // The row is marked in the transaction that sent the e-mail, which commits just after the server has it.
+    await waitFor(async () => received.length >= 1 && (await mailRow(sale))?.outcome === 'sent');
 
     expect(received).toHaveLength(1);
     const mail = received[0]!;

@@ -55,11 +55,12 @@ export class BroadcastMailer {
       );
       return 0;
     }
-    const { rows } = await pool.query<{ broadcast_id: number }>(
-      'select broadcast_id::int from broadcast_mails where outcome is null order by broadcast_id limit 100',
+    const { rows } = await pool.query<{ waba_account_id: number; broadcast_id: number }>(
+      `select waba_account_id::int, broadcast_id::int from broadcast_mails where outcome is null
+        order by broadcast_id limit 100`,
     );
     let sent = 0;
-    for (const { broadcast_id: id } of rows) if (await this.sendOne(id)) sent += 1;
+    for (const row of rows) if (await this.sendOne(row.waba_account_id, row.broadcast_id)) sent += 1;
     return sent;
   }
 
@@ -67,12 +68,13 @@ export class BroadcastMailer {
     this.transport?.close();
   }
 
-  private async sendOne(broadcastId: number): Promise<boolean> {
+  private async sendOne(accountId: number, broadcastId: number): Promise<boolean> {
     const transport = this.transport!;
     return withTransaction(this.deps.pool, async (client) => {
       const claimed = await client.query(
-        `select 1 from broadcast_mails where broadcast_id = $1 and outcome is null for update skip locked`,
-        [broadcastId],
+        `select 1 from broadcast_mails where waba_account_id = $2 and broadcast_id = $1 and outcome is null
+            for update skip locked`,
+        [broadcastId, accountId],
       );
       if (claimed.rowCount === 0) return false;
       const { rows } = await client.query<CompletedBroadcast>(
@@ -80,8 +82,9 @@ export class BroadcastMailer {
                 b.accepted_count, b.delivered_count, b.read_count, b.failed_count, b.limited_count,
                 b.not_on_whatsapp_count, b.unknown_count, b.replied_count,
                 array(select u.email from users u where u.id = a.user_id) as recipients
-           from broadcasts b join waba_accounts a on a.id = b.waba_account_id where b.id = $1`,
-        [broadcastId],
+           from broadcasts b join waba_accounts a on a.id = b.waba_account_id
+          where b.waba_account_id = $2 and b.id = $1`,
+        [broadcastId, accountId],
       );
       const broadcast = rows[0];
       try {
@@ -97,16 +100,16 @@ export class BroadcastMailer {
           `update broadcast_mails set attempts = attempts + 1, last_error = $2,
                   outcome = case when attempts + 1 >= $3 then 'gave up' end,
                   done_at = case when attempts + 1 >= $3 then now() end
-            where broadcast_id = $1`,
-          [broadcastId, message, MAIL_ATTEMPTS],
+            where waba_account_id = $4 and broadcast_id = $1`,
+          [broadcastId, message, MAIL_ATTEMPTS, accountId],
         );
         this.deps.log.warn(`broadcast ${broadcastId}: the completed e-mail was not sent: ${message}`);
         return false;
       }
       await client.query(
         `update broadcast_mails set attempts = attempts + 1, outcome = 'sent', done_at = now(), last_error = null
-          where broadcast_id = $1`,
-        [broadcastId],
+          where waba_account_id = $2 and broadcast_id = $1`,
+        [broadcastId, accountId],
       );
       return true;
     });

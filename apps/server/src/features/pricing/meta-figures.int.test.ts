@@ -59,9 +59,9 @@ async function deliveredBroadcast(
     )
   )[0]!.id;
   await q(
-    `insert into broadcast_messages (broadcast_id, whatsapp_number, state, accepted_at, delivered_at,
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, accepted_at, delivered_at,
                                      pricing_billable, pricing_model, pricing_category, pricing_type, priced_at)
-     select $1::bigint, n, 'delivered', now() - $3::interval,
+     select (select waba_account_id from broadcasts where id = $1), $1::bigint, n, 'delivered', now() - $3::interval,
             case when $3 = '1 minute' then now() else now() - $3::interval + interval '1 second' end,
             true, 'PMP', 'marketing', 'regular', now() - $3::interval
        from unnest($2::text[]) n`,

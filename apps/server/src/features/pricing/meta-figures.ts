@@ -81,7 +81,7 @@ export class MetaFiguresService {
                   count(*) filter (where m.pricing_billable
                                      and coalesce(m.delivered_at, m.read_at) is not null)::int as delivered_billable
              from broadcast_messages m
-            where m.broadcast_id = b.id) own
+            where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id) own
         where b.waba_account_id = $1 and b.id = $2`,
       [waba.id, broadcastId],
     );
@@ -140,7 +140,7 @@ export class MetaFiguresService {
     const { rows } = await this.deps.pool.query<{ broadcasts: number; messages: number }>(
       `select count(distinct m.broadcast_id)::int as broadcasts, count(*)::int as messages
          from broadcasts b
-         join broadcast_messages m on m.broadcast_id = b.id
+         join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
         where b.phone_number_id = $2
           and b.id <> $1
           and b.started_at < to_timestamp($4)

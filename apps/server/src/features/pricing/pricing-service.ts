@@ -31,7 +31,8 @@ const TAGGED_SQL = `
     from contacts c
    where c.waba_account_id = $1
      and c.opted_out_at is null
-     and exists (select 1 from contact_tags ct where ct.contact_id = c.id and ct.tag_id = any($2::bigint[]))
+     and exists (select 1 from contact_tags ct
+                  where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id and ct.tag_id = any($2::bigint[]))
      and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
 
 function pricedAudience(source: AudienceSource) {
@@ -131,7 +132,7 @@ export class PricingService {
               count(*) filter (where m.pricing_billable is null
                                 and m.state in ('sent', 'delivered', 'read'))::int as unpriced
          from broadcast_messages m
-         join broadcasts b on b.id = m.broadcast_id
+         join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
         where b.waba_account_id = $1 and b.id = any($2::bigint[])
         group by m.broadcast_id, ${PREFIX('m.whatsapp_number')}, m.pricing_category, 4`,
       [waba.id, ids],

@@ -52,8 +52,8 @@ async function broadcast(numbers: string[]): Promise<{ id: number; rows: number[
     )
   )[0]!.id;
   const rows = await q<{ id: number }>(
-    `insert into broadcast_messages (broadcast_id, whatsapp_number, state, accepted_at)
-     select $1::bigint, n, 'accepted', now() from unnest($2::text[]) with ordinality u(n, i)
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, accepted_at)
+     select (select waba_account_id from broadcasts where id = $1), $1::bigint, n, 'accepted', now() from unnest($2::text[]) with ordinality u(n, i)
      order by i returning id::int`,
     [id, numbers],
   );
@@ -149,8 +149,8 @@ describe('cost before: the estimate', () => {
       )
     )[0]!.id;
     await q(
-      `insert into contact_tags (contact_id, tag_id)
-       select id, $2 from contacts where waba_account_id = $1 and whatsapp_number ~ '^[+](44|49|91987650000[19])'`,
+      `insert into contact_tags (waba_account_id, contact_id, tag_id)
+       select waba_account_id, id, $2 from contacts where waba_account_id = $1 and whatsapp_number ~ '^[+](44|49|91987650000[19])'`,
       [accountId, tag],
     );
     const marketing = (await q<{ id: number }>(`select id::int from templates where name = 'promo_cost'`))[0]!

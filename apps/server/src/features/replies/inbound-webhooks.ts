@@ -112,7 +112,7 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
        returning id, waba_account_id, from_number, sent_at, wamid, contact_id)
      select a.id::int, a.waba_account_id::int, a.from_number, a.sent_at, a.wamid,
             coalesce(c.whatsapp_number, a.from_number) as address
-       from added a left join contacts c on c.id = a.contact_id`,
+       from added a left join contacts c on c.waba_account_id = a.waba_account_id and c.id = a.contact_id`,
     [
       change.wabaId,
       parsed.map((p) => p.m.id as string),

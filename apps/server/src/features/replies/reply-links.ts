@@ -26,13 +26,15 @@ const linkSql = (states: string[], only: string) => `
   with x as (select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::bool[])
                         as x(id, account, number, sent_at, ctx, press)),
   t as (
-    select x.id as inbound_id, x.sent_at, x.press, found.id as message_id, found.broadcast_id
+    select x.id as inbound_id, x.account, x.sent_at, x.press, found.id as message_id, found.broadcast_id
       from x cross join lateral (
-        (select m.id, m.broadcast_id from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
-          where x.ctx is not null and m.wamid = x.ctx and b.waba_account_id = x.account ${only})
+        (select m.id, m.broadcast_id from broadcast_messages m
+           join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
+          where x.ctx is not null and m.waba_account_id = x.account and m.wamid = x.ctx ${only})
         union all
         (select m.id, m.broadcast_id from broadcasts b
-           join broadcast_messages m on m.broadcast_id = b.id and m.whatsapp_number = x.number
+           join broadcast_messages m
+             on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id and m.whatsapp_number = x.number
           where b.waba_account_id = x.account and b.started_at <= x.sent_at + ${CLOCK_SLACK} ${only}
             and m.state in (${states.map((s) => `'${s}'`).join(', ')})
             and m.accepted_at > x.sent_at - interval '24 hours' and m.accepted_at <= x.sent_at + ${CLOCK_SLACK}
@@ -64,14 +66,15 @@ export async function linkLockedReplies(
   if (replies.length === 0 || broadcastIds.length === 0) return;
   await client.query(
     `${linkSql(['sent', 'delivered', 'read'], 'and b.id = any($7::bigint[])')},
-     linked as (update inbound_messages i set broadcast_message_id = t.message_id from t where i.id = t.inbound_id),
+     linked as (update inbound_messages i set broadcast_message_id = t.message_id
+                  from t where i.waba_account_id = t.account and i.id = t.inbound_id),
      agg as (
-       select message_id, (array_agg(inbound_id order by sent_at, inbound_id))[1] as first_id,
+       select account, message_id, (array_agg(inbound_id order by sent_at, inbound_id))[1] as first_id,
               min(sent_at) as first_at, min(sent_at) filter (where not press) as first_written
-         from t group by message_id),
+         from t group by account, message_id),
      locked as materialized (
        select m.id, m.broadcast_id, m.reply_id from broadcast_messages m
-        where m.id in (select message_id from agg) order by m.id for update),
+        where (m.waba_account_id, m.id) in (select account, message_id from agg) order by m.id for update),
      -- The first answer of each message not answered before (locked reads the row as it is now).
      newly as (select broadcast_id, count(*)::int as n from locked where reply_id is null group by broadcast_id),
      counted as (update broadcasts b set replied_count = b.replied_count + newly.n from newly
@@ -81,7 +84,7 @@ export async function linkLockedReplies(
             engaged_at = least(m.engaged_at, a.first_at),
             replied_at = least(m.replied_at, a.first_written)
        from agg a join locked l on l.id = a.message_id
-      where m.id = a.message_id`,
+      where m.waba_account_id = a.account and m.id = a.message_id`,
     [...params(replies), broadcastIds],
   );
 }

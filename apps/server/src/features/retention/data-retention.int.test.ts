@@ -47,8 +47,8 @@ async function broadcast(owner: Account, endedDaysAgo: number, states: string[],
   );
   const id = rows[0]!.id;
   const messages = await t.db.pool.query<{ id: number }>(
-    `insert into broadcast_messages (broadcast_id, whatsapp_number, state)
-     select $1, '+1415555' || lpad((($2::int * 100) + i)::text, 4, '0'), 'sending'
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state)
+     select (select waba_account_id from broadcasts where id = $1), $1, '+1415555' || lpad((($2::int * 100) + i)::text, 4, '0'), 'sending'
        from generate_series(1, $3::int) i returning id::int`,
     [id, serial, states.length],
   );

@@ -59,18 +59,19 @@ async function removeMessages(pool: Pool, account: { id: number; cutoff: Date },
     await client.query(`set local herald.keep_dashboard_figures = 'on'`);
     const { rows } = await client.query<{ removed: number }>(
       `with doomed as (
-         select m.id from broadcasts b join broadcast_messages m on m.broadcast_id = b.id
+         select m.id from broadcasts b
+           join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
           where b.waba_account_id = $1 and ${ENDED}
             and coalesce(b.completed_at, b.started_at, b.created_at) < $2
           limit $3 for update of m skip locked),
        removed as (
-         delete from broadcast_messages m using doomed d where m.id = d.id
+         delete from broadcast_messages m using doomed d where m.waba_account_id = $1 and m.id = d.id
          returning m.broadcast_id, m.state, m.reply_id),
        kept as (
-         insert into broadcast_removed_outcomes as o (broadcast_id, state, recipients, replied)
-         select broadcast_id, state, count(*), count(reply_id) from removed group by broadcast_id, state
+         insert into broadcast_removed_outcomes as o (waba_account_id, broadcast_id, state, recipients, replied)
+         select $1, broadcast_id, state, count(*), count(reply_id) from removed group by broadcast_id, state
           order by broadcast_id, state
-         on conflict (broadcast_id, state) do update
+         on conflict (waba_account_id, broadcast_id, state) do update
            set recipients = o.recipients + excluded.recipients, replied = o.replied + excluded.replied)
        select count(*)::int as removed from removed`,
       [account.id, account.cutoff, limit],
@@ -82,7 +83,7 @@ async function removeMessages(pool: Pool, account: { id: number; cutoff: Date },
 /** One batch of the account's customers' replies sent before the cutoff. */
 async function removeReplies(pool: Pool, account: { id: number; cutoff: Date }, limit: number) {
   const { rowCount } = await pool.query(
-    `delete from inbound_messages where id = any(array(
+    `delete from inbound_messages where waba_account_id = $1 and id = any(array(
        select id from inbound_messages where waba_account_id = $1 and sent_at < $2
         limit $3 for update skip locked))`,
     [account.id, account.cutoff, limit],
