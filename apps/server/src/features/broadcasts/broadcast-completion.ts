@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { refreshBroadcastCounts } from './broadcast-counts';
-import { LOCKED, ON_LOCKED } from './message-settle';
+import { LOCKED, onLocked } from './message-settle';
 
 /**
  * MESSAGE_OUTCOME_TIMEOUT_SECONDS's default (config.ts): how long an unconfirmed message waits for a status
@@ -21,7 +21,7 @@ export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSecon
                  where state = 'unconfirmed' and unconfirmed_at < now() - make_interval(secs => $1)),
      ${LOCKED}
      update broadcast_messages m set state = 'unknown', unknown_at = now(), error_code = null, error_title = $2
-       from locked l where ${ON_LOCKED} and m.state = 'unconfirmed'
+       from locked l where ${onLocked('unconfirmed')}
      returning m.broadcast_id::int`,
     [outcomeTimeoutSeconds, unknownExplanation(outcomeTimeoutSeconds)],
   );

@@ -23,7 +23,7 @@ import {
 import { historyCsv, reportCsv } from './broadcast-export';
 import { listBroadcasts } from './broadcast-list';
 import { readBroadcastReport } from './broadcast-report';
-import { LOCKED, ON_LOCKED } from './message-settle';
+import { inLocked, LOCKED } from './message-settle';
 import { applyResumeSpendCap } from './spend-cap-resume';
 import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './template-pause';
 
@@ -169,7 +169,7 @@ export class BroadcastsService {
           `with x as (select waba_account_id, id from broadcast_messages
                        where waba_account_id = $2 and broadcast_id = $1 and state = 'queued'),
            ${LOCKED}
-           update broadcast_messages m set state = 'cancelled' from locked l where ${ON_LOCKED} and m.state = 'queued'`,
+           update broadcast_messages m set state = 'cancelled' where ${inLocked('$2', 'queued')}`,
           [id, waba.id],
         );
       }

@@ -1,7 +1,7 @@
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
-import { LOCKED, ON_LOCKED } from './message-settle';
+import { LOCKED, onLocked } from './message-settle';
 /** MARKETING_LIMIT_RETRIES's default (config.ts): peers retry a limited message once or twice at most. */
 export const DEFAULT_MARKETING_LIMIT_RETRIES = 1;
 
@@ -20,7 +20,7 @@ export async function requeueDueLimited(pool: Pool, maxRetries: number): Promise
                    and (m.limit_retries >= $1 or b.status in ('cancelled', 'failed'))),
      ${LOCKED}
      update broadcast_messages m set next_attempt_at = 'infinity'
-       from locked l where ${ON_LOCKED} and m.state = 'limited'`,
+       from locked l where ${onLocked('limited')}`,
     [Math.max(0, maxRetries)],
   );
   if (maxRetries <= 0) return 0;
@@ -47,7 +47,7 @@ export async function requeueDueLimited(pool: Pool, maxRetries: number): Promise
        ${LOCKED}
        update broadcast_messages m
           set state = 'queued', limit_retries = m.limit_retries + 1, attempts = 0, next_attempt_at = now()
-         from locked l where ${ON_LOCKED} and m.state = 'limited'`,
+         from locked l where ${onLocked('limited')}`,
       [ids, maxRetries],
     );
     await recountLockedBroadcasts(client, ids);

@@ -1,7 +1,7 @@
 import { MESSAGING_LIMIT_OF_TIER, type MessagingLimit } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
-import { LOCKED, ON_LOCKED } from './message-settle';
+import { inLocked, LOCKED } from './message-settle';
 
 type Queryable = Pool | PoolClient;
 
@@ -122,7 +122,7 @@ export async function waitForLimit(
     `with x as (select $2::bigint as waba_account_id, unnest($1::bigint[]) as id),
      ${LOCKED}
      update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
-       from locked l where ${ON_LOCKED} and m.state = 'sending'`,
+      where ${inLocked('$2', 'sending')}`,
     [messageIds, accountId],
   );
   await pool.query(

@@ -1,5 +1,5 @@
 import type { Pool } from '../../db/pool';
-import { LOCKED, ON_LOCKED } from './message-settle';
+import { inLocked, LOCKED, onLocked } from './message-settle';
 
 /**
  * How many rows one mark covers: 50 ms of the number's rate (50 at 1,000 mps, 4 at 80), so a sender marks
@@ -60,8 +60,7 @@ async function markRequested(
     `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
      x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
      ${LOCKED}
-     update broadcast_messages m set requested_at = now()
-       from locked l where ${ON_LOCKED} and m.state = 'sending'
+     update broadcast_messages m set requested_at = now() where ${inLocked('$4', 'sending')}
      returning m.id::int`,
     [ids, phoneId, holder, accountId],
   );
@@ -84,7 +83,7 @@ export async function takeOverInFlight(pool: Pool, phoneId: number): Promise<voi
         set state = case when m.requested_at is null then 'queued' else 'unconfirmed' end,
             unconfirmed_at = case when m.requested_at is null then m.unconfirmed_at else now() end,
             attempts = case when m.requested_at is null then greatest(m.attempts - 1, 0) else m.attempts end
-       from locked l where ${ON_LOCKED} and m.state = 'sending'`,
+       from locked l where ${onLocked('sending')}`,
     [phoneId],
   );
 }
