@@ -243,7 +243,8 @@ try {
       (
         await pool.query(
           `select count(*)::int as n from broadcast_messages
-            where broadcast_id = $1 and id between $2 and $3 and state = $4`,
+            where waba_account_id = (select waba_account_id from broadcasts where id = $1)
+              and broadcast_id = $1 and id between $2 and $3 and state = $4`,
           [high.broadcastId, first, last, state],
         )
       ).rows[0].n as number;
