@@ -250,7 +250,8 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       const { rows } = await pool.query<{ done: boolean }>(
         `select bool_and(b.status = 'completed'
                  and not exists (select 1 from broadcast_messages m
-                                  where m.broadcast_id = b.id and m.state <> all($2::text[]))) as done
+                                  where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+                                    and m.state <> all($2::text[]))) as done
            from broadcasts b where b.id = any($1::bigint[])`,
         [broadcastIds, FINAL_STATES],
       );
@@ -270,18 +271,23 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
         duplicate_recipients: unknown[];
       };
       const { rows: states } = await pool.query<{ state: string; n: number }>(
-        'select state, count(*)::int as n from broadcast_messages where broadcast_id = $1 group by state',
+        `select m.state, count(*)::int as n from broadcasts b
+           join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+          where b.id = $1 group by m.state`,
         [broadcastId],
       );
       const { rows } = await pool.query(
         `select b.status, count(*) filter (where m.attempts > 1)::int as twice,
                 extract(epoch from (max(m.accepted_at) - min(m.accepted_at)))::float8 as seconds, count(m.accepted_at)::int as accepted
-           from broadcasts b join broadcast_messages m on m.broadcast_id = b.id where b.id = $1 group by b.status`,
+           from broadcasts b join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+          where b.id = $1 group by b.status`,
         [broadcastId],
       );
       const row = rows[0]!;
       const { rows: tens } = await pool.query<{ n: number }>(
-        `with m as (select accepted_at from broadcast_messages where broadcast_id = $1 and accepted_at is not null)
+        `with m as (select m.accepted_at from broadcasts b
+                      join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+                     where b.id = $1 and m.accepted_at is not null)
          select floor(extract(epoch from (m.accepted_at - f.t0)) / 10) as bucket, count(*)::int as n
            from m, (select min(accepted_at) as t0 from m) f group by bucket order by bucket`,
         [broadcastId],
