@@ -224,6 +224,20 @@ function bodyContrast(): Promise<number> {
   });
 }
 
+/** The luminance of an element's own (opaque) background: dark below 0.2, white is 1. */
+function backgroundLuminance(locator: ReturnType<typeof page.locator>): Promise<number> {
+  return locator.evaluate((element) => {
+    const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    context.fillStyle = getComputedStyle(element).backgroundColor;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = [...context.getImageData(0, 0, 1, 1).data].map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  });
+}
+
 async function look(name: string) {
   // Settle: no spinner, the screen's own request answered.
   await page.waitForLoadState('networkidle');
@@ -244,6 +258,13 @@ describe('dark theme in Chromium', () => {
       .poll(() => page.evaluate(() => document.documentElement.classList.contains('dark')))
       .toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
+    // The save's toast is dark too (react-hot-toast's own colours are a white card).
+    // (The toast's message carries role="status" with aria-live="off"; its card, the parent, has the colours.)
+    const toastCard = page
+      .locator('[role="status"][aria-live="off"]', { hasText: 'Other Settings saved' })
+      .locator('..');
+    await toastCard.waitFor();
+    expect(await backgroundLuminance(toastCard)).toBeLessThan(0.2);
     await look('settings-other');
 
     const screens: Array<[string, string, string]> = [
@@ -263,6 +284,9 @@ describe('dark theme in Chromium', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await look(name);
     }
+    // The template's JSON preview stays a dark code block.
+    await page.goto(`${stack.url}/template/create-template`);
+    expect(await backgroundLuminance(page.getByLabel('Template payload JSON'))).toBeLessThan(0.2);
 
     // A dialog, and a preview with a message in it.
     await page.goto(`${stack.url}/template`);

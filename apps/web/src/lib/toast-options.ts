@@ -26,7 +26,9 @@ export const TOAST_LIMIT = 20;
 export const toastOptions: DefaultToastOptions = {
   duration: TOAST_DURATIONS.blank,
   removeDelay: TOAST_REMOVE_DELAY_MS,
-  style: { maxWidth: '350px' },
+  // The palette's card colours, so a toast turns dark with the dark theme (decision 039); react-hot-toast's own
+  // are fixed (white, #363636).
+  style: { maxWidth: '350px', background: 'var(--color-white)', color: 'var(--color-slate-900)' },
   blank: { duration: TOAST_DURATIONS.blank },
   error: { duration: TOAST_DURATIONS.error },
   success: { duration: TOAST_DURATIONS.success },

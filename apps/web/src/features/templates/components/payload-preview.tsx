@@ -9,9 +9,11 @@ export function PayloadPreview({ payload }: { payload: TemplatePayload }) {
       <h2 id={id} className="mb-2 text-sm font-semibold text-slate-900">
         JSON Preview
       </h2>
+      {/* A dark code block in both themes: fixed colours (slate-900, emerald-100), since the dark theme turns the
+          palette's slate-900 light (decision 039). */}
       <pre
         aria-label="Template payload JSON"
-        className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-[11px] leading-relaxed break-words whitespace-pre-wrap text-emerald-100"
+        className="max-h-96 overflow-auto rounded-lg bg-[oklch(20.8%_0.042_265.755)] p-3 font-mono text-[11px] leading-relaxed break-words whitespace-pre-wrap text-[oklch(95%_0.052_163.051)]"
       >
         {JSON.stringify(payload, null, 2)}
       </pre>
