@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
+import { startStack, type Stack } from './support/stack';
 
 /**
  * Issue 20 item 5 in Chromium: a customer who hides their number behind a WhatsApp username writes STOP to the
@@ -29,17 +30,8 @@ beforeAll(async () => {
   await signInViaUi(page, stack, EMAIL, PASSWORD);
 });
 
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail') return;
-  console.log(`browser log:\n${trouble.join('\n')}`);
-  console.log(`page text:\n${await page.locator('body').innerText()}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
-});
+printCluesOnFailure(() => ({ stack, trouble, page }));
+closeAfterAll(() => ({ browser, stack }));
 
 describe('customers known only by their username, in Chromium', () => {
   it('lists a username-only customer who replied STOP by their username, opted out', async () => {

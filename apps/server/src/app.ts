@@ -110,7 +110,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   const rateCard = loadRateCard(config.RATE_CARD_FILE);
   const webhooks = createWebhookProcessor(pool, app.log);
   app.decorate('webhooks', webhooks);
-  app.addHook('onClose', () => webhooks.idle());
+  app.addHook('onClose', () => webhooks.stop());
 
   await app.register(healthRoutes(pool));
   await app.register(authRoutes({ auth, authenticate: requireUser, config }));

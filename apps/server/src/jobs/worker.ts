@@ -140,6 +140,7 @@ export async function startWorker(options: {
           .catch(() => undefined);
       }
       await boss.stop({ graceful: true, wait: true, timeout: 2_000 });
+      await webhooks.stop();
       mailer.close();
     },
   };

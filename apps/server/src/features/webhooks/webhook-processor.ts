@@ -61,21 +61,36 @@ function changesOf(payload: WebhookPayload): WebhookChange[] {
   return changes;
 }
 
+/** The first wait before a drain that met an error runs again; each later wait doubles, up to the maximum. */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
 /**
  * Applies stored webhook events in batches: claims pending rows with FOR UPDATE SKIP LOCKED (so several
  * processes can drain at once without applying an event twice), runs each change's handler and marks the
- * event processed, all in one transaction per batch. An event whose handler fails is retried on later drains
- * (its error kept) and no longer blocks the batch after a few attempts.
+ * event processed, all in one transaction per batch. An event whose handler fails is retried (its error kept)
+ * and no longer blocks the batch after a few attempts.
+ *
+ * A drain that met an error (a batch Postgres refused, a pool with no free connection under load, a handler
+ * that failed) drains again after a short backoff, so the events it left wait seconds, not until the next
+ * webhook or the worker's sweep a minute later.
  */
 export class WebhookProcessor {
   private readonly handlers = new Map<string, WebhookHandler[]>();
   private draining: Promise<number> | null = null;
   private again = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryWaitMs = RETRY_BASE_MS;
+  private failedInDrain = false;
+  private stopped = false;
 
   constructor(
     private readonly pool: Pool,
     private readonly log: { error: (details: object, message: string) => void } = console,
-  ) {}
+    private readonly retryBaseMs = RETRY_BASE_MS,
+  ) {
+    this.retryWaitMs = retryBaseMs;
+  }
 
   /** Adds a handler for one `field`; a field may have several (a `messages` change carries statuses and inbound messages). */
   on(field: string, handler: WebhookHandler): void {
@@ -88,6 +103,7 @@ export class WebhookProcessor {
       this.again = true;
       return;
     }
+    if (this.stopped) return;
     this.draining = new Promise<number>((resolve) => setImmediate(() => resolve(this.drainAll())));
     void this.draining.finally(() => {
       this.draining = null;
@@ -98,9 +114,33 @@ export class WebhookProcessor {
     });
   }
 
-  /** Resolves when any scheduled drain has finished (tests and graceful shutdown). */
+  /** Resolves when any scheduled drain has finished (tests). */
   async idle(): Promise<void> {
     while (this.draining) await this.draining;
+  }
+
+  /** Graceful shutdown: no further drains or retries; resolves when the drain in flight has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.idle();
+  }
+
+  /** After a drain: when it met an error, another one after the current backoff (doubled for the next time). */
+  private retryIfFailed(): void {
+    if (!this.failedInDrain) {
+      this.retryWaitMs = this.retryBaseMs;
+      return;
+    }
+    this.failedInDrain = false;
+    if (this.stopped || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.schedule();
+    }, this.retryWaitMs);
+    this.retryTimer.unref();
+    this.retryWaitMs = Math.min(RETRY_MAX_MS, this.retryWaitMs * 2);
   }
 
   /**
@@ -112,11 +152,14 @@ export class WebhookProcessor {
     for (;;) {
       const applied = await this.drainBatch(batchSize).catch((error: Error) => {
         this.log.error({ err: error }, 'webhook batch failed');
+        this.failedInDrain = true;
         return 0;
       });
       total += applied;
-      if (applied < batchSize) return total;
+      if (applied < batchSize) break;
     }
+    this.retryIfFailed();
+    return total;
   }
 
   private async drainBatch(batchSize: number): Promise<number> {
@@ -147,6 +190,7 @@ export class WebhookProcessor {
             [row.id, (error as Error).message],
           );
           this.log.error({ err: error, eventId: row.id }, 'webhook event failed');
+          this.failedInDrain = true;
         }
       }
       // A value collected by an event rolled back above only costs a little extra work here.

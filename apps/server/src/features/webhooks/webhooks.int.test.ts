@@ -4,11 +4,15 @@ import { signBody } from './signature';
 
 let t: TestApp;
 const seen: unknown[] = [];
+/** Values of `n` whose handler fails on its first attempt only (a passing fault: a lock timeout, a lost connection). */
+const failOnce = new Set<number>();
 
 beforeAll(async () => {
   t = await startTestApp();
   t.app.webhooks.on('test_field', async (_client, change) => {
-    if ((change.value as { fail?: boolean }).fail) throw new Error('handler refused');
+    const value = change.value as { fail?: boolean; n?: number };
+    if (value.fail) throw new Error('handler refused');
+    if (value.n !== undefined && failOnce.delete(value.n)) throw new Error('passing fault');
     seen.push(change);
   });
 });
@@ -103,6 +107,26 @@ describe('POST /webhooks/whatsapp', () => {
       'select processed_at, last_error from webhook_events where payload @> \'{"entry":[{"changes":[{"value":{"fail":true}}]}]}\'',
     );
     expect(rows[0]).toEqual({ processed_at: null, last_error: 'handler refused' });
+  });
+
+  it('applies an event whose handler failed once within seconds, without another webhook arriving', async () => {
+    failOnce.add(7);
+    const body = payload({ n: 7, failOnce: true });
+    await post(body, signBody(t.config.META_APP_SECRET, body));
+    await t.app.webhooks.idle();
+    expect(seen).not.toContainEqual(expect.objectContaining({ value: { n: 7, failOnce: true } }));
+    // The processor's backoff (1 s first) drains again by itself; nothing else schedules a drain here.
+    await expect
+      .poll(() => seen.some((change) => (change as { value: { n?: number } }).value.n === 7), {
+        timeout: 5_000,
+        interval: 100,
+      })
+      .toBe(true);
+    const { rows } = await t.db.pool.query(
+      `select processed_at is not null as processed, attempts from webhook_events
+        where payload @> '{"entry":[{"changes":[{"value":{"n":7}}]}]}'`,
+    );
+    expect(rows[0]).toEqual({ processed: true, attempts: 2 });
   });
 
   it('stores every one of many concurrent webhooks exactly once, and a body jsonb refuses fails alone', async () => {
