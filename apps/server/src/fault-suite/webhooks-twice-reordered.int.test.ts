@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
+import { freshBroadcastRow } from '../features/broadcasts/broadcast-test-helpers';
 
 // Issue 18, fault 4: every status webhook of a whole broadcast delivered twice and out of order (the sandbox's
 // duplicate_rate 1 and reorder, as Meta may). The broadcast's counters and the Dashboard's hourly figures must
@@ -64,12 +65,11 @@ describe('status webhooks delivered twice and out of order throughout a broadcas
     expect(recount.read).toBeGreaterThan(RECIPIENTS * 0.5);
     expect(recount.read).toBeLessThan(RECIPIENTS * 0.7);
 
-    const counters = (
-      await t.db.pool.query(
-        `select accepted_count, delivered_count, read_count, failed_count from broadcasts where id = $1`,
-        [broadcastId],
-      )
-    ).rows[0];
+    const counters = await freshBroadcastRow(
+      t.db.pool,
+      broadcastId,
+      'accepted_count, delivered_count, read_count, failed_count',
+    );
     expect(counters).toEqual({
       accepted_count: recount.accepted,
       delivered_count: recount.delivered,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markGroupSize } from '../features/broadcasts/request-marks';
 import { spawnTestWorker } from '../../../../test-support/processes';
 import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
+import { freshBroadcastRow } from '../features/broadcasts/broadcast-test-helpers';
 
 // Issue 18, fault 1: `herald work` killed with SIGKILL 20 times in the middle of one broadcast, restarted after
 // each kill. worker-crash.int.test.ts kills it 5 times in 5,000 recipients; this one makes the issue's 20 kills
@@ -109,13 +110,11 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
     expect(neverSent).toBeGreaterThanOrEqual(0);
     expect(neverSent).toBeLessThanOrEqual(kills * 2 * markGroupSize(HERALD_MPS));
     // The history's stored counts and the report count exactly what the rows say.
-    const stored = (
-      await t.db.pool.query(
-        `select delivered_count, read_count, failed_count, unknown_count, total_recipients
-           from broadcasts where id = $1`,
-        [broadcastId],
-      )
-    ).rows[0];
+    const stored = await freshBroadcastRow(
+      t.db.pool,
+      broadcastId,
+      'delivered_count, read_count, failed_count, unknown_count, total_recipients',
+    );
     expect(stored).toEqual({
       delivered_count: reached,
       read_count: states.read ?? 0,

@@ -41,7 +41,45 @@ export async function lockBroadcasts(client: PoolClient, broadcastIds: number[])
 /** Recounts broadcasts whose rows this transaction has locked (lockBroadcasts), from their message rows. */
 export async function recountLockedBroadcasts(client: PoolClient, broadcastIds: number[]): Promise<void> {
   if (broadcastIds.length === 0) return;
-  await client.query(RECOUNT_SQL, [[...new Set(broadcastIds)]]);
+  const ids = [...new Set(broadcastIds)];
+  await client.query(RECOUNT_SQL, [ids]);
+  // Apart from the recount: a broadcast whose rows retention removed has none to count, and keeps its counters.
+  await client.query(
+    'update broadcasts set counts_stale = false where id = any($1::bigint[]) and counts_stale',
+    [ids],
+  );
+}
+
+/**
+ * Marks the broadcasts' counters stale after their message rows changed (decision 059): the next reader
+ * recounts them once (freshenCounts), instead of every batch recounting all the broadcast's rows. A broadcast
+ * already marked is skipped without waiting for its row lock, so concurrent senders and webhook batches rarely
+ * queue on it. Works inside a transaction that has locked the rows (lockBroadcasts) or on its own.
+ */
+export async function markCountsStale(db: Pool | PoolClient, broadcastIds: number[]): Promise<void> {
+  if (broadcastIds.length === 0) return;
+  const ids = [...new Set(broadcastIds)].sort((a, b) => a - b);
+  await db.query(
+    'update broadcasts set counts_stale = true where id = any($1::bigint[]) and not counts_stale',
+    [ids],
+  );
+}
+
+/**
+ * Recounts, of the account's broadcasts (or only `broadcastIds` of them), those whose counters are stale
+ * (markCountsStale), so what a reader reads next is exact: every reader of the counters calls this first.
+ * Costs one indexed read when none is stale.
+ */
+export async function freshenCounts(pool: Pool, accountId: number, broadcastIds?: number[]): Promise<void> {
+  const { rows } = await pool.query<{ id: number }>(
+    `select id::int from broadcasts
+      where waba_account_id = $1 and counts_stale and ($2::bigint[] is null or id = any($2::bigint[]))`,
+    [accountId, broadcastIds ?? null],
+  );
+  await refreshBroadcastCounts(
+    pool,
+    rows.map((r) => r.id),
+  );
 }
 
 /**

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import type { Pool } from '../../db/pool';
 import type { SecretBox } from '../../security/secret-box';
 import { FIRST_ROWS, SLICE_ROWS, startNextDueBroadcast, writeAudienceSlices } from './audience-writer';
-import { refreshBroadcastCounts } from './broadcast-counts';
+import { markCountsStale } from './broadcast-counts';
 import type { MessageSender } from './message-sender';
 import { toResult } from './send-result';
 
@@ -24,6 +25,8 @@ import { leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
 
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
+/** How long before its lease could lapse a sender stops trying to write a batch's results (whileLeased). */
+const SETTLE_LEASE_MARGIN_MS = 3_000;
 
 type Result = SendResult;
 
@@ -212,10 +215,17 @@ export class BroadcastEngine {
         if (prepared.kind === 'not prepared') continue;
         const unanswered = new UnansweredSends();
         const results = await this.sendBatch(context, bucket, prepared, unanswered);
-        await settling;
+        // This batch's results are written after the previous batch's, even when those failed: a sender that
+        // stops on a failed settle still writes what WhatsApp answered to the requests it made since.
+        const previous = settling;
         settling = this.observed(
-          this.settleBatch(context, prepared.batch, [...prepared.unsent, ...results], unanswered),
+          previous
+            .catch(() => undefined)
+            .then(() =>
+              this.settleBatch(context, prepared.batch, [...prepared.unsent, ...results], unanswered),
+            ),
         );
+        await previous;
       }
       await settling;
     } finally {
@@ -313,9 +323,30 @@ export class BroadcastEngine {
     results: Result[],
     unanswered: UnansweredSends,
   ): Promise<void> {
-    await settleMessages(this.deps.pool, context.accountId, results);
-    await refreshBroadcastCounts(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]);
-    await unanswered.record(this.deps.pool);
+    await this.whileLeased(() => settleMessages(this.deps.pool, context.accountId, results));
+    await this.whileLeased(() =>
+      markCountsStale(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]),
+    );
+    await this.whileLeased(() => unanswered.record(this.deps.pool));
+  }
+
+  /**
+   * Runs a write of a batch's results, again while the database is unreachable (a restart, a failover), for
+   * as long as this sender's lease surely lasts. Results dropped here would leave rows that were requested
+   * for the take-over, which can only call them unknown (decision 022) though WhatsApp's answers were known.
+   * The writes are idempotent: each statement only moves rows still in the state it expects.
+   */
+  private async whileLeased(write: () => Promise<void>): Promise<void> {
+    // The lease was renewed when the batch was prepared, before it was sent: keep a margin for that.
+    const deadline = Date.now() + this.leaseSeconds * 1_000 - SETTLE_LEASE_MARGIN_MS;
+    for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() + wait > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   /**

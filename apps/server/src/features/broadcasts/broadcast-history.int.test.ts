@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { refreshBroadcastCounts } from './broadcast-counts';
+import { markCountsStale, refreshBroadcastCounts } from './broadcast-counts';
 
 // Issue 17 items 2, 4 and 5: the history's date range, sort and Export, honest cards and pause, the report's Export.
 let t: TestApp;
@@ -203,6 +203,46 @@ describe('GET /broadcast/create/ date range, sort and cards', () => {
       scheduled: 1,
       sending: 0,
     });
+  });
+});
+
+describe('counters marked stale (decision 059)', () => {
+  const stored = async (id: number) =>
+    (await t.db.pool.query('select read_count, counts_stale from broadcasts where id = $1', [id])).rows[0];
+  /** What a writer does: its rows move, then it marks the counters stale without recounting them. */
+  const readTwo = async (id: number) => {
+    await t.db.pool.query(
+      `update broadcast_messages set state = 'read'
+        where id in (select id from broadcast_messages where broadcast_id = $1 and state = 'delivered' order by id limit 2)`,
+      [id],
+    );
+    await markCountsStale(t.db.pool, [id]);
+  };
+
+  it('are left as they were by the writer and recounted once by the next read of the history', async () => {
+    const id = await seedBroadcast({
+      name: 'Stale counters',
+      scheduledAt: '2026-08-01T10:00:00Z',
+      states: ['delivered', 'delivered', 'delivered', 'delivered'],
+    });
+    await readTwo(id);
+    expect(await stored(id)).toEqual({ read_count: 0, counts_stale: true });
+    const list = (await get('/broadcast/create/?search=Stale%20counters')).json();
+    expect(list.results[0].read_percentage).toBe(50);
+    expect(list.totals.read).toBe(2);
+    expect(await stored(id)).toEqual({ read_count: 2, counts_stale: false });
+  });
+
+  it('are recounted by the history’s Export as well', async () => {
+    const id = await seedBroadcast({
+      name: 'Stale export',
+      scheduledAt: '2026-08-02T10:00:00Z',
+      states: ['delivered', 'delivered', 'delivered', 'delivered'],
+    });
+    await readTwo(id);
+    const rows = parseCsv((await get('/broadcast/export.csv?search=Stale%20export')).body);
+    expect(rows[1]![9]).toBe('50');
+    expect(await stored(id)).toEqual({ read_count: 2, counts_stale: false });
   });
 });
 

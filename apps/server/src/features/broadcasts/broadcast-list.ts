@@ -2,6 +2,7 @@ import type { BroadcastListQuery, BroadcastRow } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
+import { freshenCounts } from './broadcast-counts';
 import { UNANSWERED_REASON_SQL } from './unanswered-sends';
 
 const PAGE_SIZE = 10;
@@ -114,6 +115,7 @@ export async function listBroadcasts(
   pageUrl: (page: number) => string,
 ) {
   const params = filterParams(waba, query);
+  await freshenCounts(pool, waba.id);
   const [rows, totals] = await inZone(() =>
     Promise.all([
       pool.query<ListRow>(`${ROW_SQL} order by ${orderOf(query)} limit $6 offset $7`, [
@@ -167,6 +169,7 @@ export async function allListedBroadcasts(
   waba: OwnedWaba,
   query: Filter,
 ): Promise<BroadcastRow[]> {
+  await freshenCounts(pool, waba.id);
   const { rows } = await inZone(() =>
     pool.query<ListRow>(`${ROW_SQL} order by ${orderOf(query)}`, filterParams(waba, query)),
   );

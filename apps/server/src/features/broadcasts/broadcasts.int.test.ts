@@ -7,6 +7,7 @@ import { PNG, templateMultipart } from '../templates/templates-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
+import { freshBroadcastRow } from './broadcast-test-helpers';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof signedInUser>>;
@@ -45,8 +46,7 @@ async function runUntil(check: () => Promise<boolean>, timeoutMs = 20_000) {
   }
 }
 
-const broadcastRow = async (id: number) =>
-  (await t.db.pool.query('select * from broadcasts where id = $1', [id])).rows[0];
+const broadcastRow = (id: number) => freshBroadcastRow(t.db.pool, id);
 const messageStates = async (id: number) =>
   (
     await t.db.pool.query<{ state: string; n: number }>(

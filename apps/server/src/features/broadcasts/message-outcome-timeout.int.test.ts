@@ -5,6 +5,7 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender, type SendOutcome } from './message-sender';
+import { freshBroadcastRow } from './broadcast-test-helpers';
 
 /**
  * Issue 14 item 3: a message whose fate no status webhook settles gets the outcome 'unknown' after
@@ -41,13 +42,8 @@ const sandbox = (path: string, body: object) =>
 const report = async (id: number, query = '') =>
   (await t.app.inject({ method: 'GET', url: `/broadcast/${id}/recipients/${query}`, headers })).json();
 
-const broadcastRow = async (id: number) =>
-  (
-    await t.db.pool.query(
-      'select status, accepted_count, delivered_count, read_count, failed_count from broadcasts where id = $1',
-      [id],
-    )
-  ).rows[0];
+const broadcastRow = (id: number) =>
+  freshBroadcastRow(t.db.pool, id, 'status, accepted_count, delivered_count, read_count, failed_count');
 
 beforeAll(async () => {
   t = await startTestApp();

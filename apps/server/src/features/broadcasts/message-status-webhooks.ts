@@ -3,7 +3,7 @@ import type { NewInbound } from '../replies/inbound-webhooks';
 import { linkLockedReplies, replyBroadcasts } from '../replies/reply-links';
 import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookBatch, WebhookHandler } from '../webhooks/webhook-processor';
-import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
+import { lockBroadcasts, markCountsStale } from './broadcast-counts';
 import { MARKETING_LIMIT, NOT_ON_WHATSAPP } from './message-sender';
 import { LIMITED_RETRY_DELAY } from './message-settle';
 import { broadcastsToPause, pauseLockedBroadcasts, type TemplatePause } from './template-pause';
@@ -60,7 +60,7 @@ function incoming(wabaId: string, status: MessageStatus & { pricing?: unknown })
  * duplicates and out-of-order deliveries change nothing; an unconfirmed or unknown row is settled by its first
  * status. Each event only collects its statuses: the batch applies them all at its end in one statement, taking
  * its locks in the one order every writer uses (broadcast rows, then message rows, each by id; decision 022),
- * so concurrent batches and the senders' settles cannot deadlock; then it recounts the broadcasts touched.
+ * so concurrent batches and the senders' settles cannot deadlock; then it marks the broadcasts' counters stale.
  */
 export const applyMessageStatuses: WebhookHandler = async (_client, change, batch) => {
   const statuses = ((change.value as MessagesValue | undefined)?.statuses ?? []).filter(
@@ -91,7 +91,8 @@ export function broadcastWrites(batch: WebhookBatch): BroadcastWrites {
 
 /**
  * Finds what the batch touches with plain reads, locks those broadcasts in id order, pauses the ones a template
- * pause stops, then updates the message rows (each in id order) and recounts: one lock order (decision 022).
+ * pause stops, then updates the message rows (each in id order) and marks their counters stale: one lock order
+ * (decision 022).
  */
 async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites): Promise<void> {
   const pausing = await broadcastsToPause(client, writes.pauses);
@@ -178,7 +179,7 @@ async function applyStatuses(
         and not (t.status = 'failed' and m.state = 'delivered')`,
     params,
   );
-  await recountLockedBroadcasts(client, broadcastIds);
+  await markCountsStale(client, broadcastIds);
 }
 
 /**

@@ -6,6 +6,7 @@ import { postMessagesWebhook, postSignedWebhook } from '../webhooks/webhook-test
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
 import { settleMessages } from './message-settle';
+import { freshBroadcastRow } from './broadcast-test-helpers';
 
 /**
  * Issue 15 items 3 and 4 against the sandbox over HTTP: held messages, templates WhatsApp pauses (by webhook and
@@ -47,8 +48,7 @@ async function accepted(numbers: string[]) {
 const act = (id: number, action: string) =>
   t.app.inject({ method: 'POST', url: `/broadcast/${id}/${action}/`, headers });
 
-const broadcastRow = async (id: number) =>
-  (await t.db.pool.query('select * from broadcasts where id = $1', [id])).rows[0];
+const broadcastRow = (id: number) => freshBroadcastRow(t.db.pool, id);
 
 const messageStates = async (id: number) =>
   (

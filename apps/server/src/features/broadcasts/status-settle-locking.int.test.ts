@@ -5,6 +5,7 @@ import { createWebhookProcessor } from '../webhooks/create-webhook-processor';
 import { postSignedWebhook } from '../webhooks/webhook-test-helpers';
 import { refreshBroadcastCounts } from './broadcast-counts';
 import { settleMessages, type SendResult } from './message-settle';
+import { freshBroadcastRow } from './broadcast-test-helpers';
 
 /**
  * Issue 14 item 4: status webhooks (duplicated, reordered, in concurrent batches) and the sender's settle
@@ -151,12 +152,11 @@ describe('status webhooks while the sender settles the same rows', () => {
       expect(answers.map((a) => a.statusCode)).toEqual(bodies.map(() => 200));
 
       const broadcastId = await broadcastOf(ids[0]!);
-      const counts = (
-        await t.db.pool.query(
-          'select accepted_count, delivered_count, read_count, failed_count from broadcasts where id = $1',
-          [broadcastId],
-        )
-      ).rows[0];
+      const counts = await freshBroadcastRow(
+        t.db.pool,
+        broadcastId,
+        'accepted_count, delivered_count, read_count, failed_count',
+      );
       const third = (r: number) => ids.filter((_, n) => n % 3 === r).length;
       expect({ round, counts }).toEqual({
         round,

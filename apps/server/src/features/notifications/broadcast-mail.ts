@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
+import { freshenCounts } from '../broadcasts/broadcast-counts';
 
 /** pg-boss queue whose job sends the pending broadcast-completed e-mails (made at migrate time: job-schema.ts). */
 export const BROADCAST_MAIL_QUEUE = 'broadcast-mail';
@@ -70,6 +71,7 @@ export class BroadcastMailer {
 
   private async sendOne(accountId: number, broadcastId: number): Promise<boolean> {
     const transport = this.transport!;
+    await freshenCounts(this.deps.pool, accountId, [broadcastId]);
     return withTransaction(this.deps.pool, async (client) => {
       const claimed = await client.query(
         `select 1 from broadcast_mails where waba_account_id = $2 and broadcast_id = $1 and outcome is null

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { refreshBroadcastCounts } from '../broadcasts/broadcast-counts';
+import { markCountsStale, refreshBroadcastCounts } from '../broadcasts/broadcast-counts';
 import { saveAccountSettings } from '../settings/settings-repo';
 import { removeExpiredData } from './data-retention';
 
@@ -203,5 +203,29 @@ describe('removeExpiredData (the daily retention job)', () => {
 
     // A second run finds nothing more: the job is safe to repeat.
     expect(await removeExpiredData(t.db.pool, 2)).toEqual({ messages: 0, replies: 0 });
+  });
+
+  it('recounts a broadcast whose counters are stale before it removes the rows they count', async () => {
+    const owner = await account('retention-stale@acme.test', 'Stale Shop');
+    await saveAccountSettings(t.db.pool, owner.id, { retention_years: 1 });
+    const old = await broadcast(owner, 2 * 365, ['delivered', 'delivered', 'delivered']);
+    // A status that came late (decision 059: the writer marks, it does not recount).
+    await t.db.pool.query(`update broadcast_messages set state = 'read' where id = $1`, [old.messageIds[0]]);
+    await markCountsStale(t.db.pool, [old.id]);
+
+    expect(await removeExpiredData(t.db.pool, 2)).toMatchObject({ messages: 3 });
+    expect(await messageCount(old.id)).toBe(0);
+    expect(await counters([old.id])).toEqual([
+      {
+        id: old.id,
+        total_recipients: 3,
+        accepted_count: 3,
+        delivered_count: 3,
+        read_count: 1,
+        failed_count: 0,
+      },
+    ]);
+    const { rows } = await t.db.pool.query('select counts_stale from broadcasts where id = $1', [old.id]);
+    expect(rows[0]).toEqual({ counts_stale: false });
   });
 });

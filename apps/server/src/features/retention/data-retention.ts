@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
+import { freshenCounts } from '../broadcasts/broadcast-counts';
 
 /** pg-boss queue of the daily retention run (its queue is made at migrate time: jobs/job-schema.ts). */
 export const RETENTION_QUEUE = 'data-retention';
@@ -34,6 +35,8 @@ export async function removeExpiredData(pool: Pool, batchRows = RETENTION_BATCH_
   );
   const run: RetentionRun = { messages: 0, replies: 0 };
   for (const account of accounts) {
+    // Counters left stale (decision 059) are made exact while the rows they count are all still there.
+    await freshenCounts(pool, account.id);
     run.messages += await repeatUntilShort(batchRows, () => removeMessages(pool, account, batchRows));
     run.replies += await repeatUntilShort(batchRows, () => removeReplies(pool, account, batchRows));
   }
