@@ -58,10 +58,9 @@ export async function recountLockedBroadcasts(client: PoolClient, broadcastIds: 
  */
 export async function markCountsStale(db: Pool | PoolClient, broadcastIds: number[]): Promise<void> {
   if (broadcastIds.length === 0) return;
-  const ids = [...new Set(broadcastIds)].sort((a, b) => a - b);
   await db.query(
     'update broadcasts set counts_stale = true where id = any($1::bigint[]) and not counts_stale',
-    [ids],
+    [[...new Set(broadcastIds)]],
   );
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import type { Pool } from '../../db/pool';
 import type { SecretBox } from '../../security/secret-box';
 import { FIRST_ROWS, SLICE_ROWS, startNextDueBroadcast, writeAudienceSlices } from './audience-writer';
@@ -19,14 +18,12 @@ import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-re
 import type { RateCard } from '../pricing/rate-card';
 import { cutAtSpendCap } from './spend-cap';
 import { requestBatch, type Sendable } from './batch-requests';
-import { acquireLease } from './sender-lease';
+import { acquireLease, type HeldLease, leaseSurelyHeldUntil, whileLeased } from './sender-lease';
 import { UnansweredSends } from './unanswered-sends';
 import { leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
 
 const OPTED_OUT = 'The contact opted out after the broadcast started; not sent';
 const MPS_OF_LEVEL: Record<string, number> = { STANDARD: 80, HIGH: 1_000 };
-/** How long before its lease could lapse a sender stops trying to write a batch's results (whileLeased). */
-const SETTLE_LEASE_MARGIN_MS = 3_000;
 
 type Result = SendResult;
 
@@ -193,12 +190,13 @@ export class BroadcastEngine {
     if (!(await this.acquireLease(phoneId))) return;
     const context = await this.sendContext(phoneId);
     const bucket = new TokenBucket(context.mps);
+    const lease: HeldLease = { renewedAt: Date.now() };
     // Two overlaps keep the number sending between batches (a gap past the bucket's 100 ms burst is send time
     // lost for good): the next batch is claimed, rendered and reserved against the messaging limit while this
     // one sends, and this batch's results are written while the next one sends. One settle at a time, in
     // batch order; a failed preparation or settle stops the sender as before.
     let settling: Promise<void> = Promise.resolve();
-    let next = this.observed(this.prepare(phoneId, context));
+    let next = this.observed(this.prepare(phoneId, context, lease));
     try {
       while (!this.stopped) {
         const prepared = await next;
@@ -208,10 +206,10 @@ export class BroadcastEngine {
           const wait = await this.nextRetryInMs(phoneId);
           if (wait === null) return;
           await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
-          next = this.observed(this.prepare(phoneId, context));
+          next = this.observed(this.prepare(phoneId, context, lease));
           continue;
         }
-        next = this.observed(this.prepare(phoneId, context));
+        next = this.observed(this.prepare(phoneId, context, lease));
         if (prepared.kind === 'not prepared') continue;
         const unanswered = new UnansweredSends();
         const results = await this.sendBatch(context, bucket, prepared, unanswered);
@@ -222,7 +220,7 @@ export class BroadcastEngine {
           previous
             .catch(() => undefined)
             .then(() =>
-              this.settleBatch(context, prepared.batch, [...prepared.unsent, ...results], unanswered),
+              this.settleBatch(context, lease, prepared.batch, [...prepared.unsent, ...results], unanswered),
             ),
         );
         await previous;
@@ -254,8 +252,10 @@ export class BroadcastEngine {
    * Claims the number's next batch and readies it: renders each message and reserves the portfolio's messaging
    * limit for those that rendered. Rows that cannot go now are settled or given back here.
    */
-  private async prepare(phoneId: number, context: SendContext): Promise<Prepared> {
+  private async prepare(phoneId: number, context: SendContext, lease: HeldLease): Promise<Prepared> {
+    const asked = Date.now();
     if (this.stopped || !(await this.acquireLease(phoneId))) return { kind: 'lease lost' };
+    lease.renewedAt = asked;
     const gate = await this.gate.batch();
     const batch = await claimBatch(this.deps.pool, phoneId);
     if (batch.length === 0) return { kind: 'empty' };
@@ -319,34 +319,21 @@ export class BroadcastEngine {
 
   private async settleBatch(
     context: SendContext,
+    lease: HeldLease,
     batch: Claimed[],
     results: Result[],
     unanswered: UnansweredSends,
   ): Promise<void> {
-    await this.whileLeased(() => settleMessages(this.deps.pool, context.accountId, results));
-    await this.whileLeased(() =>
-      markCountsStale(this.deps.pool, [...new Set(batch.map((m) => m.broadcast_id))]),
+    // One deadline for the batch's three writes, however long each of them waited.
+    const deadline = leaseSurelyHeldUntil(lease, this.leaseSeconds);
+    await whileLeased(deadline, () => settleMessages(this.deps.pool, context.accountId, results));
+    await whileLeased(deadline, () =>
+      markCountsStale(
+        this.deps.pool,
+        batch.map((m) => m.broadcast_id),
+      ),
     );
-    await this.whileLeased(() => unanswered.record(this.deps.pool));
-  }
-
-  /**
-   * Runs a write of a batch's results, again while the database is unreachable (a restart, a failover), for
-   * as long as this sender's lease surely lasts. Results dropped here would leave rows that were requested
-   * for the take-over, which can only call them unknown (decision 022) though WhatsApp's answers were known.
-   * The writes are idempotent: each statement only moves rows still in the state it expects.
-   */
-  private async whileLeased(write: () => Promise<void>): Promise<void> {
-    // The lease was renewed when the batch was prepared, before it was sent: keep a margin for that.
-    const deadline = Date.now() + this.leaseSeconds * 1_000 - SETTLE_LEASE_MARGIN_MS;
-    for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
-      try {
-        return await write();
-      } catch (error) {
-        if (!isDatabaseUnavailable(error) || Date.now() + wait > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    }
+    await whileLeased(deadline, () => unanswered.record(this.deps.pool));
   }
 
   /**

@@ -1,9 +1,10 @@
 import pg from 'pg';
+import { type Backoff, backoffMs } from '../../db/backoff';
 import type { BroadcastEngine, EngineLog } from './broadcast-engine';
 import { BROADCASTS_DUE_CHANNEL } from './broadcasts-service';
 
 /** Back-off after a failed tick or a lost LISTEN connection: 1 s, 2 s, 4 s … at most 30 s (decision 021). */
-const BACKOFF_MS = { first: 1_000, max: 30_000 };
+const BACKOFF_MS: Backoff = { first: 1_000, max: 30_000 };
 
 /**
  * Runs the engine's tick every second, and at once when the API announces a new broadcast (LISTEN/NOTIFY),
@@ -35,7 +36,7 @@ export async function startEngineLoop(
       })
       .catch((error: Error) => {
         failures += 1;
-        const waitMs = Math.min(backoff.max, backoff.first * 2 ** (failures - 1));
+        const waitMs = backoffMs(failures, backoff);
         resumeAt = Date.now() + waitMs;
         log?.error({ err: error, retryInMs: waitMs }, 'broadcast tick failed');
       })
@@ -77,7 +78,7 @@ function listenForDueBroadcasts(
   databaseUrl: string,
   { onNotify, onConnected }: { onNotify: () => void; onConnected: () => void },
   log: EngineLog | undefined,
-  backoff: typeof BACKOFF_MS,
+  backoff: Backoff,
 ) {
   let client: pg.Client | undefined;
   let stopped = false;
@@ -87,7 +88,7 @@ function listenForDueBroadcasts(
   const scheduleReconnect = () => {
     if (stopped || retryTimer) return;
     failures += 1;
-    const waitMs = Math.min(backoff.max, backoff.first * 2 ** (failures - 1));
+    const waitMs = backoffMs(failures, backoff);
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       void connect();

@@ -1,3 +1,5 @@
+import { backoffMs } from '../../db/backoff';
+import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import type { Pool } from '../../db/pool';
 import { takeOverInFlight } from './request-marks';
 
@@ -27,4 +29,37 @@ export async function acquireLease(
   // Whoever held the lease died mid-send: what it marked requested may have reached Meta; the rest goes back.
   if (starting || rows[0]!.previous !== holder) await takeOverInFlight(pool, phoneId);
   return true;
+}
+
+/** A sender's lease on its number: when it was last renewed, by the clock read before asking (never later). */
+export interface HeldLease {
+  renewedAt: number;
+}
+
+/** How long before its lease could lapse a sender stops trying to write (whileLeased): clocks and latency. */
+const LEASE_MARGIN_MS = 3_000;
+/** The waits between tries to write while the database is unreachable. */
+const WRITE_BACKOFF = { first: 100, max: 1_000 };
+
+/** Until when the lease surely holds: its latest renewal plus its length, less a margin. */
+export function leaseSurelyHeldUntil(lease: HeldLease, leaseSeconds: number): number {
+  return lease.renewedAt + leaseSeconds * 1_000 - LEASE_MARGIN_MS;
+}
+
+/**
+ * Runs a write of a batch's results, again while the database is unreachable (a restart, a failover), until
+ * `deadline` (leaseSurelyHeldUntil). Results dropped here would leave rows that were requested for the
+ * take-over, which can only call them unknown (decision 022) though WhatsApp's answers were known. The writes
+ * must be idempotent: each statement only moves rows still in the state it expects.
+ */
+export async function whileLeased(deadline: number, write: () => Promise<void>): Promise<void> {
+  for (let failures = 1; ; failures += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      const wait = backoffMs(failures, WRITE_BACKOFF);
+      if (!isDatabaseUnavailable(error) || Date.now() + wait > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { type Backoff, backoffMs } from '../../db/backoff';
 import type { Pool } from '../../db/pool';
 
 /** One `changes[]` item of a webhook: `field` names its kind, `value` its content. */
@@ -61,9 +62,8 @@ function changesOf(payload: WebhookPayload): WebhookChange[] {
   return changes;
 }
 
-/** The first wait before a drain that met an error runs again; each later wait doubles, up to the maximum. */
-const RETRY_BASE_MS = 1_000;
-const RETRY_MAX_MS = 30_000;
+/** The wait before a drain that met an error runs again: 1 s, doubling after each drain that fails again. */
+const RETRY_BACKOFF: Backoff = { first: 1_000, max: 30_000 };
 
 /**
  * Applies stored webhook events in batches: claims pending rows with FOR UPDATE SKIP LOCKED (so several
@@ -80,17 +80,14 @@ export class WebhookProcessor {
   private draining: Promise<number> | null = null;
   private again = false;
   private retryTimer: NodeJS.Timeout | null = null;
-  private retryWaitMs = RETRY_BASE_MS;
-  private failedInDrain = false;
+  /** Drains in a row that met an error: sets the next retry's wait. */
+  private failedDrains = 0;
   private stopped = false;
 
   constructor(
     private readonly pool: Pool,
     private readonly log: { error: (details: object, message: string) => void } = console,
-    private readonly retryBaseMs = RETRY_BASE_MS,
-  ) {
-    this.retryWaitMs = retryBaseMs;
-  }
+  ) {}
 
   /** Adds a handler for one `field`; a field may have several (a `messages` change carries statuses and inbound messages). */
   on(field: string, handler: WebhookHandler): void {
@@ -127,20 +124,22 @@ export class WebhookProcessor {
     await this.idle();
   }
 
-  /** After a drain: when it met an error, another one after the current backoff (doubled for the next time). */
-  private retryIfFailed(): void {
-    if (!this.failedInDrain) {
-      this.retryWaitMs = this.retryBaseMs;
+  /** After a drain: when it met an error, another one after the backoff (longer each drain that fails again). */
+  private retryIfFailed(failed: boolean): void {
+    if (!failed) {
+      this.failedDrains = 0;
       return;
     }
-    this.failedInDrain = false;
+    this.failedDrains += 1;
     if (this.stopped || this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.schedule();
-    }, this.retryWaitMs);
+    this.retryTimer = setTimeout(
+      () => {
+        this.retryTimer = null;
+        this.schedule();
+      },
+      backoffMs(this.failedDrains, RETRY_BACKOFF),
+    );
     this.retryTimer.unref();
-    this.retryWaitMs = Math.min(RETRY_MAX_MS, this.retryWaitMs * 2);
   }
 
   /**
@@ -149,20 +148,22 @@ export class WebhookProcessor {
    */
   async drainAll(batchSize = 100): Promise<number> {
     let total = 0;
+    let failed = false;
     for (;;) {
-      const applied = await this.drainBatch(batchSize).catch((error: Error) => {
+      const { applied, failedEvents } = await this.drainBatch(batchSize).catch((error: Error) => {
         this.log.error({ err: error }, 'webhook batch failed');
-        this.failedInDrain = true;
-        return 0;
+        return { applied: 0, failedEvents: true };
       });
+      failed ||= failedEvents;
       total += applied;
       if (applied < batchSize) break;
     }
-    this.retryIfFailed();
+    this.retryIfFailed(failed);
     return total;
   }
 
-  private async drainBatch(batchSize: number): Promise<number> {
+  /** One transaction's worth: how many events it took, and whether any of them failed (to be tried again). */
+  private async drainBatch(batchSize: number): Promise<{ applied: number; failedEvents: boolean }> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
@@ -173,6 +174,7 @@ export class WebhookProcessor {
         [batchSize],
       );
       const batch = new BatchWork();
+      let failedEvents = false;
       for (const row of rows) {
         await client.query('savepoint event');
         try {
@@ -190,13 +192,13 @@ export class WebhookProcessor {
             [row.id, (error as Error).message],
           );
           this.log.error({ err: error, eventId: row.id }, 'webhook event failed');
-          this.failedInDrain = true;
+          failedEvents = true;
         }
       }
       // A value collected by an event rolled back above only costs a little extra work here.
       await batch.finish(client);
       await client.query('commit');
-      return rows.length;
+      return { applied: rows.length, failedEvents };
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
