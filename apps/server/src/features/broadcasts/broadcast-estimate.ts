@@ -9,8 +9,9 @@ import {
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
-import { audienceQuery, usNumberSql, type AudienceSource } from './audience-sql';
-import { LIMIT_WINDOW_SECONDS, PORTFOLIO_OF_WABA, readMessagingLimit } from './messaging-limit';
+import { audienceByPrefix, reachedInAudience } from './audience-counts';
+import type { AudienceSource } from './audience-sql';
+import { readMessagingLimit } from './messaging-limit';
 import { retargetContactIds } from './retarget-audience';
 
 /**
@@ -111,25 +112,18 @@ export async function estimateAudience(
   waba: OwnedWaba,
   input: { source: AudienceSource; percentage: number; category: string | null; leaveOutUs: boolean },
 ): Promise<BroadcastEstimateResponse> {
-  const audience = audienceQuery(input.source);
   const marketing = input.category?.toUpperCase() === 'MARKETING';
   const leaveOut = marketing && input.leaveOutUs;
-  const [counts, limit] = await Promise.all([
-    pool.query<{ total: number; us: number; fresh: number }>(
-      // The window's reached numbers (at most the limit's few thousands) are joined once: an EXISTS inside
-      // the FILTER ran as a subplan per recipient, a million index probes (2.3 s at 1,000,000 contacts).
-      `with k as (select ${PORTFOLIO_OF_WABA} as key from waba_accounts w where w.id = $1),
-            reached as (select r.whatsapp_number from portfolio_reach r, k
-                         where r.portfolio = k.key and r.reached_at > now() - make_interval(secs => $4))
-       select count(*)::int as total,
-              count(*) filter (where ${usNumberSql('a.whatsapp_number')})::int as us,
-              count(*) filter (where reached.whatsapp_number is null)::int as fresh
-         from (${audience.sql}) a left join reached on reached.whatsapp_number = a.whatsapp_number`,
-      [waba.id, audience.ids, leaveOut, LIMIT_WINDOW_SECONDS],
-    ),
+  // Counted by prefix from the index, and the window's numbers looked up in the audience (audience-counts.ts):
+  // one pass over a million contacts' rows took 0.8–1.3 s.
+  const [groups, reached, limit] = await Promise.all([
+    audienceByPrefix(pool, waba.id, input.source, leaveOut),
+    reachedInAudience(pool, waba.id, input.source, leaveOut),
     readMessagingLimit(pool, waba.id),
   ]);
-  const { total, us, fresh } = counts.rows[0]!;
+  const total = groups.reduce((sum, group) => sum + group.n, 0);
+  const us = groups.reduce((sum, group) => sum + group.us, 0);
+  const fresh = total - reached;
   const recipients = sampleSize(total, input.percentage);
   return {
     recipients,

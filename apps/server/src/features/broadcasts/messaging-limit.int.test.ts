@@ -324,6 +324,46 @@ describe('the portfolio messaging limit', () => {
     expect((await estimate(a, { template_id: 999_999 })).json().errors[0].field).toBe('template_id');
   });
 
+  it('counts as new only the recipients the portfolio has not reached within 24 hours, for everyone and for a tag', async () => {
+    const a = await account('window@limit.test', 10);
+    const numbers = await q<{ id: number; whatsapp_number: string }>(
+      'select id::int, whatsapp_number from contacts where waba_account_id = $1 order by id',
+      [a.id],
+    );
+    // Reached in the window: contacts 0, 1 and 2, and a number that is no contact; contact 3 only 25 hours ago.
+    await q(
+      `with k as (insert into messaging_portfolios (key)
+                  select portfolio_key(w.user_id, w.business_id, w.waba_id) from waba_accounts w where w.id = $1
+                  on conflict (key) do update set key = excluded.key returning key)
+       insert into portfolio_reach (portfolio, whatsapp_number, reached_at)
+       select k.key, n.number, n.at from k,
+              unnest($2::text[], $3::timestamptz[]) as n(number, at)`,
+      [
+        a.id,
+        [...numbers.slice(0, 4).map((c) => c.whatsapp_number), '+447700000001'],
+        [...[0, 1, 2].map(() => new Date()), new Date(Date.now() - 25 * 3_600_000), new Date()],
+      ],
+    );
+    expect((await estimate(a)).json()).toMatchObject({ recipients: 10, new_recipients: 7 });
+    // A tag on contacts 1 to 4: two of them reached.
+    const tag = (
+      await q<{ id: number }>(
+        `insert into tags (waba_account_id, name) values ($1, 'few') returning id::int`,
+        [a.id],
+      )
+    )[0]!.id;
+    await q(
+      `insert into contact_tags (waba_account_id, contact_id, tag_id) select $1, c, $2 from unnest($3::bigint[]) c`,
+      [a.id, tag, numbers.slice(1, 5).map((c) => c.id)],
+    );
+    const tagged = { recipients: { type: 'filtered', tag_ids: [tag], percentage: 100 } };
+    expect((await estimate(a, tagged)).json()).toMatchObject({ recipients: 4, new_recipients: 2 });
+    // An opted-out reached contact is no recipient, new or not.
+    await q('update contacts set opted_out_at = now() where id = $1', [numbers[1]!.id]);
+    expect((await estimate(a, tagged)).json()).toMatchObject({ recipients: 3, new_recipients: 2 });
+    expect((await estimate(a)).json()).toMatchObject({ recipients: 9, new_recipients: 7 });
+  });
+
   it('sends up to the limit, waits for the window, then completes: nobody twice, nobody past the limit', async () => {
     const a = await account('spread@limit.test', 300);
     await sandbox(`/__sandbox/portfolios/${a.business.business_id}`, { tier: 'TIER_250' });

@@ -8,38 +8,10 @@ import {
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../accounts/accounts-repo';
-import { audienceQuery, usNumberSql, type AudienceSource } from '../broadcasts/audience-sql';
+import { audienceByPrefix, NUMBER_PREFIX } from '../broadcasts/audience-counts';
 import { findTemplate, requestAudience, sendingNumber } from '../broadcasts/broadcast-estimate';
 import { marketOfNumber } from './markets';
 import { cardDateOn, rateCategory, rateOn, type RateCard } from './rate-card';
-
-/**
- * Numbers are grouped in SQL by their first four digits ('+' and four), which hold the calling code (one to three
- * digits, prefix-free) and for +1 the area code that tells North America from the Caribbean; one number per
- * group is read by libphonenumber-js. A million contacts make a few hundred groups, not a million parses.
- */
-const PREFIX = (column: string) => `left(${column}, 5) collate "C"`;
-
-/**
- * AUDIENCE_SQL's rules for a tag audience, with the tag test as a plain EXISTS: there, `$2 is null or exists`
- * (one text for everyone and tags) keeps Postgres from turning it into a semi-join, so each of a million contacts
- * probed contact_tags (400 ms); here the tagged contacts are hashed once. The integration test holds the two to
- * the same recipients.
- */
-const TAGGED_SQL = `
-  select c.id, c.whatsapp_number
-    from contacts c
-   where c.waba_account_id = $1
-     and c.opted_out_at is null
-     and exists (select 1 from contact_tags ct
-                  where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id and ct.tag_id = any($2::bigint[]))
-     and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
-
-function pricedAudience(source: AudienceSource) {
-  return source.kind === 'tags' && source.tagIds !== null
-    ? { sql: TAGGED_SQL, ids: source.tagIds }
-    : audienceQuery(source);
-}
 
 const money = (value: number) => Math.round(value * 1e6) / 1e6;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -76,13 +48,12 @@ export class PricingService {
       request.template_id === undefined ? null : await findTemplate(this.pool, waba, request.template_id);
     const { source, percentage } = await requestAudience(this.pool, waba, request);
     const marketing = template?.category.toUpperCase() === 'MARKETING';
-    const audience = pricedAudience(source);
-    const { rows } = await this.pool.query<{ sample: string; n: number }>(
-      // Byte order ("C"): the sample is any number of the group, and comparing bytes is several times cheaper
-      // than the database's language-aware order over a million numbers.
-      `select min(a.whatsapp_number collate "C") as sample, count(*)::int as n
-         from (${audience.sql}) a group by ${PREFIX('a.whatsapp_number')}`,
-      [waba.id, audience.ids, marketing && request.leave_out_us_numbers],
+    // A few hundred groups by prefix, one number of each read by libphonenumber-js for its market.
+    const rows = await audienceByPrefix(
+      this.pool,
+      waba.id,
+      source,
+      marketing && request.leave_out_us_numbers,
     );
     const byMarket = new Map<string, number>();
     let total = 0;
@@ -134,7 +105,7 @@ export class PricingService {
          from broadcast_messages m
          join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
         where b.waba_account_id = $1 and b.id = any($2::bigint[])
-        group by m.broadcast_id, ${PREFIX('m.whatsapp_number')}, m.pricing_category, 4`,
+        group by m.broadcast_id, ${NUMBER_PREFIX('m.whatsapp_number')}, m.pricing_category, 4`,
       [waba.id, ids],
     );
     const costs = new Map<number, BroadcastCost & { lines: Map<string, MarketCost> }>();
