@@ -7,6 +7,10 @@
 export const STACKED_TABLE_CLASS = [
   'max-sm:block max-sm:[&_tbody]:block max-sm:[&_thead]:block max-sm:[&_tr]:block',
   'max-sm:[&_thead_tr]:flex max-sm:[&_thead_th:not(:has(input))]:hidden',
+  // The header's select-all box stands alone above the cards: say what it does beside it (CSS text, so the cells'
+  // column names, read from the header's text, stay empty for the boxes).
+  "max-sm:[&_thead_th:has(input)]:flex max-sm:[&_thead_th:has(input)]:w-auto max-sm:[&_thead_th:has(input)]:items-center max-sm:[&_thead_th:has(input)]:after:content-['Select_all']",
+  'max-sm:[&_thead_th:has(input)]:after:ml-2 max-sm:[&_thead_th:has(input)]:after:text-xs max-sm:[&_thead_th:has(input)]:after:font-semibold max-sm:[&_thead_th:has(input)]:after:uppercase max-sm:[&_thead_th:has(input)]:after:text-slate-500',
   'max-sm:[&_tbody_tr]:py-2',
   // Each cell: its column's name on the left, the value on the right, wrapping instead of widening the page.
   // The name pushes the value's parts together to the right; a long value wraps under it.
