@@ -191,6 +191,8 @@ function BroadcastTableRow({
       </td>
       <td className="py-3 pr-4 pl-3 whitespace-nowrap">
         <div className="flex gap-1.5">
+          {/* A finished broadcast has nothing left to pause, resume or cancel: a dash, as other empty cells. */}
+          {broadcastActionsFor(row.status).length === 0 ? <span className="text-slate-400">—</span> : null}
           {broadcastActionsFor(row.status).map((action) => (
             <button
               key={action}

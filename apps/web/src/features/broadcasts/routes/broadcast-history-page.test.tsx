@@ -223,7 +223,7 @@ describe('Broadcast history (spec §2)', () => {
       '7.5%',
       '5%',
       'Completed',
-      '',
+      '—',
     ]);
     expect(cellTexts('Flash sale').slice(4)).toEqual([
       '40.5%',
