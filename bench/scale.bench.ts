@@ -43,6 +43,7 @@ try {
         rate_mps: n.rate_mps,
         share_of_cap: n.share_of_cap,
         accepted_per_10s: n.accepted_per_10s,
+        accepted_first_10_per_s: n.accepted_first_10_per_s,
       })),
       share_of_cap_goal: 0.9,
       worker_cpu_seconds_per_1000_messages: Number(((workerCpu / messages) * 1000).toFixed(3)),

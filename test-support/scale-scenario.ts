@@ -48,6 +48,8 @@ export interface NumberFigures {
   share_of_cap: number;
   /** Sends accepted in each 10 s from the first: shows whether the rate held or sagged. */
   accepted_per_10s: number[];
+  /** Sends accepted in each of the first 10 seconds: how fast the number got up to its cap. */
+  accepted_first_10_per_s: number[];
 }
 
 export interface WorkerFigures {
@@ -284,14 +286,24 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
         [broadcastId],
       );
       const row = rows[0]!;
-      const { rows: tens } = await pool.query<{ n: number }>(
-        `with m as (select m.accepted_at from broadcasts b
-                      join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
-                     where b.id = $1 and m.accepted_at is not null)
-         select floor(extract(epoch from (m.accepted_at - f.t0)) / 10) as bucket, count(*)::int as n
-           from m, (select min(accepted_at) as t0 from m) f group by bucket order by bucket`,
-        [broadcastId],
-      );
+      /** Accepted sends per `seconds` from the first one (the first `buckets` of them when given). */
+      const acceptedPer = async (seconds: number, buckets?: number) =>
+        (
+          await pool.query<{ bucket: number; n: number }>(
+            `with m as (select m.accepted_at from broadcasts b
+                          join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+                         where b.id = $1 and m.accepted_at is not null),
+                  buckets as (select floor(extract(epoch from (m.accepted_at - f.t0)) / $2) as bucket
+                                from m, (select min(accepted_at) as t0 from m) f)
+             select bucket, count(*)::int as n from buckets
+              where $3::int is null or bucket < $3 group by bucket order by bucket`,
+            [broadcastId, seconds, buckets ?? null],
+          )
+        ).rows.reduce<number[]>((counts, r) => {
+          // An empty bucket has no row: its zero is written here, so a stall shows.
+          counts[Number(r.bucket)] = r.n;
+          return Array.from(counts, (n) => n ?? 0);
+        }, []);
       const rate = row.accepted / Number(row.seconds);
       numbers.push({
         phone_number_id: numberIds[i]!,
@@ -305,7 +317,8 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
         send_seconds: Number(Number(row.seconds).toFixed(2)),
         rate_mps: Math.round(rate),
         share_of_cap: Number((rate / mps).toFixed(3)),
-        accepted_per_10s: tens.map((t) => t.n),
+        accepted_per_10s: await acceptedPer(10),
+        accepted_first_10_per_s: await acceptedPer(1, 10),
       });
     }
     const workerFigures: WorkerFigures[] = [];
