@@ -73,6 +73,24 @@ async function settled(page: Page): Promise<string | null> {
     : 'no level-1 heading';
 }
 
+/** A screen's file name: its path with the report's id as 'report' ('/' is the sign-in screen). */
+const screenName = (route: string) =>
+  route === '/' ? 'sign-in' : route.slice(1).replace(/\//g, '-').replace(/\d+/, 'report');
+
+/**
+ * Opens a screen and notes in `found` what is wrong with it (not drawn, axe's serious violations, a sideways
+ * scroll), then takes its full-page screenshot under `screenshot` when given.
+ */
+async function checkScreen(page: Page, route: string, found: string[], screenshot?: string): Promise<void> {
+  await page.goto(`${stack.url}${route}`);
+  const problem = await settled(page);
+  if (problem) found.push(`${route}: ${problem}`);
+  for (const line of await seriousViolations(page)) found.push(`${route}: ${line}`);
+  const wider = await overflow(page);
+  if (wider > 0) found.push(`${route}: ${wider}px wider than the viewport`);
+  if (screenshot) await page.screenshot({ path: `${SCREENSHOT_DIR}/${screenshot}.png`, fullPage: true });
+}
+
 beforeAll(async () => {
   stack = await startStack();
   browser = await launchBrowser();
@@ -141,16 +159,7 @@ describe.each(SIZES)('accessibility at $name size ($width px)', (size) => {
   it('signed out: every screen has no serious violation and no sideways scroll', async () => {
     const found: string[] = [];
     for (const route of SIGNED_OUT) {
-      await page.goto(`${stack.url}${route}`);
-      const problem = await settled(page);
-      if (problem) found.push(`${route}: ${problem}`);
-      for (const line of await seriousViolations(page)) found.push(`${route}: ${line}`);
-      const wider = await overflow(page);
-      if (wider > 0) found.push(`${route}: ${wider}px wider than the viewport`);
-      if (size.name === 'phone') {
-        const name = route === '/' ? 'sign-in' : route.slice(1);
-        await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-${name}.png`, fullPage: true });
-      }
+      await checkScreen(page, route, found, size.name === 'phone' ? `phone-${screenName(route)}` : undefined);
     }
     expect(found).toEqual([]);
   }, 120_000);
@@ -159,16 +168,7 @@ describe.each(SIZES)('accessibility at $name size ($width px)', (size) => {
     await signInViaUi(page, stack, EMAIL, PASSWORD);
     const found: string[] = [];
     for (const route of SIGNED_IN()) {
-      await page.goto(`${stack.url}${route}`);
-      const problem = await settled(page);
-      if (problem) found.push(`${route}: ${problem}`);
-      for (const line of await seriousViolations(page)) found.push(`${route}: ${line}`);
-      const wider = await overflow(page);
-      if (wider > 0) found.push(`${route}: ${wider}px wider than the viewport`);
-      if (size.name === 'phone') {
-        const name = route.slice(1).replace(/\//g, '-').replace(/\d+/, 'report');
-        await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-${name}.png`, fullPage: true });
-      }
+      await checkScreen(page, route, found, size.name === 'phone' ? `phone-${screenName(route)}` : undefined);
     }
     expect(found).toEqual([]);
   }, 180_000);
@@ -216,17 +216,10 @@ describe('accessibility in the dark theme at phone size (390 px)', () => {
     await signInViaUi(page, stack, EMAIL, PASSWORD);
     const found: string[] = [];
     for (const route of SIGNED_IN()) {
-      await page.goto(`${stack.url}${route}`);
-      const problem = await settled(page);
-      if (problem) found.push(`${route}: ${problem}`);
+      await checkScreen(page, route, found, `phone-dark-${screenName(route)}`);
       if (!(await page.evaluate(() => document.documentElement.classList.contains('dark')))) {
         found.push(`${route}: not dark`);
       }
-      for (const line of await seriousViolations(page)) found.push(`${route}: ${line}`);
-      const wider = await overflow(page);
-      if (wider > 0) found.push(`${route}: ${wider}px wider than the viewport`);
-      const name = route.slice(1).replace(/\//g, '-').replace(/\d+/, 'report');
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-dark-${name}.png`, fullPage: true });
     }
     await page.getByRole('button', { name: 'Open navigation' }).first().click();
     for (const line of await seriousViolations(page)) found.push(`navigation menu: ${line}`);
