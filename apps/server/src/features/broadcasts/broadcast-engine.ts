@@ -187,10 +187,11 @@ export class BroadcastEngine {
   }
 
   private async runSender(phoneId: number): Promise<void> {
+    const asked = Date.now();
     if (!(await this.acquireLease(phoneId))) return;
+    const lease: HeldLease = { renewedAt: asked };
     const context = await this.sendContext(phoneId);
     const bucket = new TokenBucket(context.mps);
-    const lease: HeldLease = { renewedAt: Date.now() };
     // Two overlaps keep the number sending between batches (a gap past the bucket's 100 ms burst is send time
     // lost for good): the next batch is claimed, rendered and reserved against the messaging limit while this
     // one sends, and this batch's results are written while the next one sends. One settle at a time, in
