@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUsNumber } from './us-numbers';
+import { isUsNumber, isUsPrefix } from './us-numbers';
 
 describe('isUsNumber', () => {
   it.each([
@@ -11,5 +11,18 @@ describe('isUsNumber', () => {
     ['+1415555010', false], // too short for a North American number
   ])('%s → %s', (number, expected) => {
     expect(isUsNumber(number)).toBe(expected);
+  });
+});
+
+describe('isUsPrefix', () => {
+  it.each([
+    ['+1415', true],
+    ['+1787', true],
+    ['+1416', false],
+    ['+1876', false],
+    ['+4477', false],
+    ['+141', false],
+  ])('%s → %s', (prefix, expected) => {
+    expect(isUsPrefix(prefix)).toBe(expected);
   });
 });

@@ -15,7 +15,15 @@ export const NON_US_AREA_CODES: readonly string[] = [
   .join(' ')
   .split(' ');
 
+/**
+ * Whether numbers beginning with this prefix ('+1' and an area code: a number's first five characters) are US
+ * numbers when they are whole: what decides isUsNumber once the number's length is right.
+ */
+export function isUsPrefix(prefix: string): boolean {
+  return /^\+1\d{3}$/.test(prefix) && !NON_US_AREA_CODES.includes(prefix.slice(2, 5));
+}
+
 /** Whether an E.164 number (+15551234567) is a US number in Meta's sense: +1 and a US area code. */
 export function isUsNumber(e164: string): boolean {
-  return /^\+1\d{10}$/.test(e164) && !NON_US_AREA_CODES.includes(e164.slice(2, 5));
+  return /^\+1\d{10}$/.test(e164) && isUsPrefix(e164.slice(0, 5));
 }

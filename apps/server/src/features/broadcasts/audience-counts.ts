@@ -1,4 +1,4 @@
-import { isUsNumber } from '@herald/contracts';
+import { isUsPrefix } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { audienceQuery, usNumberSql, type AudienceSource } from './audience-sql';
 import { LIMIT_WINDOW_SECONDS, PORTFOLIO_OF_WABA } from './messaging-limit';
@@ -43,7 +43,7 @@ export interface PrefixGroup {
 /**
  * The audience's numbers by prefix (NUMBER_PREFIX): a few hundred groups for a million contacts, counted from
  * the index, instead of a million rows parsed or matched against a pattern one by one. A group's prefix says
- * whether its numbers are US numbers (isUsNumber: +1, a US area code, ten digits, so those of twelve characters).
+ * whether its numbers are US numbers (isUsPrefix), when whole: ten digits after +1, so twelve characters.
  */
 export async function audienceByPrefix(
   pool: Pool,
@@ -61,7 +61,7 @@ export async function audienceByPrefix(
   return rows.map(({ sample, n, twelve }) => ({
     sample,
     n,
-    us: isUsNumber(`${sample.slice(0, 5)}0000000`) ? twelve : 0,
+    us: isUsPrefix(sample.slice(0, 5)) ? twelve : 0,
   }));
 }
 
