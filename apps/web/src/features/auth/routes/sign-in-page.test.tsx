@@ -112,6 +112,8 @@ describe('sign-in frictions (issue 17)', () => {
 
     fillAndSubmit('ana@example.com', 'wrong');
     await waitFor(() => expect(errorsAnnounced()).toEqual(['Invalid email or password']));
+    // The toast shows before the form leaves its pending state: wait for the button to come back.
+    await screen.findByRole('button', { name: 'Sign in' });
     fillAndSubmit('ana@example.com', 'still wrong');
     await waitFor(() => expect(attempt).toBe(2));
     await screen.findByRole('button', { name: 'Sign in' });
