@@ -57,12 +57,18 @@ export function addressee(address: string): { to: string } | { recipient: string
  */
 export async function claimBatch(pool: Pool, phoneId: number): Promise<Claimed[]> {
   const { rows } = await pool.query<Claimed>(
+    // Per broadcast, the claim index (broadcast_id, id) where queued hands out the first due rows in order and
+    // stops after $2 (decision 061); sorting every queued row instead cost 30 ms per claim at 50,000 queued.
     `with picked as (
-       select m.waba_account_id, m.id, m.contact_id, b.waiting_until is not null as was_waiting
-         from broadcast_messages m join broadcasts b on b.id = m.broadcast_id
-        where b.phone_number_id = $1 and b.status = 'sending' and m.state = 'queued' and m.next_attempt_at <= now()
-          and (b.waiting_until is null or b.waiting_until <= now())
-        order by m.broadcast_id, m.id limit $2 for update of m skip locked)
+       select m.waba_account_id, m.id, m.contact_id, b.was_waiting
+         from (select id, waiting_until is not null as was_waiting from broadcasts
+                where phone_number_id = $1 and status = 'sending'
+                  and (waiting_until is null or waiting_until <= now())) b
+        cross join lateral (
+          select m.waba_account_id, m.id, m.contact_id from broadcast_messages m
+           where m.broadcast_id = b.id and m.state = 'queued' and m.next_attempt_at <= now()
+           order by m.id limit $2 for update skip locked) m
+        order by b.id, m.id limit $2)
      update broadcast_messages m set state = 'sending', attempts = m.attempts + 1, requested_at = null
        from picked left join contacts c on c.id = picked.contact_id
       where m.waba_account_id = picked.waba_account_id and m.id = picked.id
