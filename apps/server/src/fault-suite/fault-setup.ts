@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { signedInUser } from '../features/auth/auth-test-helpers';
 import { createPool, type Pool } from '../db/pool';
@@ -6,7 +7,7 @@ import { startWorker, type Worker } from '../jobs/worker';
 // What every fault test starts from: the API listening (the sandbox posts its webhooks to it), one business
 // with an approved template and `recipients` contacts, and helpers to read the ground truth (the sandbox's log)
 // beside Herald's own rows.
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep };
 
 export async function waitFor<T>(
   what: string,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../app';
 import { testConfig } from '../../../../test-support/test-config';
 import type { TestApp } from '../../../../test-support/test-app';
@@ -107,7 +108,7 @@ async function approve(t: TestApp, tenant: Pick<Tenant, 'headers'>, id: number, 
     });
     if (detail.json().status === 'APPROVED') return;
     if (Date.now() > deadline) throw new Error(`template ${id} was not approved: ${detail.body}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { audienceQuery } from './audience-sql';
-import type { EngineLog } from './broadcast-engine';
+import type { EngineLog } from './engine-log';
 
 /** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
 export const FIRST_ROWS = 1_000;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { type Backoff, backoffMs } from '../../db/backoff';
-import type { BroadcastEngine, EngineLog } from './broadcast-engine';
+import type { BroadcastEngine } from './broadcast-engine';
+import type { EngineLog } from './engine-log';
 import { BROADCASTS_DUE_CHANNEL } from './broadcasts-service';
 
 /** Back-off after a failed tick or a lost LISTEN connection: 1 s, 2 s, 4 s … at most 30 s (decision 021). */

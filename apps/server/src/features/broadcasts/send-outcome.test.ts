@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Claimed } from './broadcast-engine';
+import type { Claimed } from './sender-batch';
 import { classify } from './message-sender';
 import { toResult } from './send-result';
 

@@ -1,4 +1,4 @@
-import type { Claimed } from './broadcast-engine';
+import type { Claimed } from './sender-batch';
 import type { SendOutcome } from './message-sender';
 import type { SendResult } from './message-settle';
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs } from '../../db/backoff';
 import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import type { Pool } from '../../db/pool';
@@ -59,7 +60,7 @@ export async function whileLeased(deadline: number, write: () => Promise<void>):
     } catch (error) {
       const wait = backoffMs(failures, WRITE_BACKOFF);
       if (!isDatabaseUnavailable(error) || Date.now() + wait > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await sleep(wait);
     }
   }
 }
