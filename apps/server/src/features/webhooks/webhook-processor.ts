@@ -80,7 +80,7 @@ export class WebhookProcessor {
   private draining: Promise<number> | null = null;
   private again = false;
   private retryTimer: NodeJS.Timeout | null = null;
-  /** Drains in a row that met an error: sets the next retry's wait. */
+  /** Retries in a row whose drain met an error: sets the next retry's wait. */
   private failedDrains = 0;
   private stopped = false;
 
@@ -130,8 +130,10 @@ export class WebhookProcessor {
       this.failedDrains = 0;
       return;
     }
-    this.failedDrains += 1;
+    // A drain that fails while a retry waits (a webhook arrived meanwhile) does not lengthen the next wait:
+    // the backoff grows with the retries that failed, not with the traffic.
     if (this.stopped || this.retryTimer) return;
+    this.failedDrains += 1;
     this.retryTimer = setTimeout(
       () => {
         this.retryTimer = null;
