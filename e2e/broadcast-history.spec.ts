@@ -106,6 +106,17 @@ describe('Broadcast history and report exports in Chromium (issue 17)', () => {
     await page.getByRole('link', { name: 'Next week' }).waitFor();
     await page.getByRole('link', { name: 'Sent today' }).waitFor();
     expect(await card('Total Recipients').innerText()).toContain('plus 3 in scheduled broadcasts');
+    // At 1280 px beside the navigation, every column, Status and Actions included, shows without scrolling.
+    const table = page.getByRole('table');
+    const frame = table.locator('xpath=..');
+    expect(await frame.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const box = (await frame.boundingBox())!;
+    const headers = await table.getByRole('columnheader').all();
+    expect(headers.length).toBe(11);
+    for (const header of headers) {
+      const cell = (await header.boundingBox())!;
+      expect(cell.x + cell.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+    }
 
     const today = await page.evaluate(() => new Intl.DateTimeFormat('en-CA').format(new Date()));
     await page.getByLabel('From', { exact: true }).fill(today);

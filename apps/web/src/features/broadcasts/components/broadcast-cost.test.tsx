@@ -42,7 +42,10 @@ describe('BroadcastCost', () => {
 
   it('history: a row’s billable cost under its recipients', () => {
     renderWithStore(<BillableLine cost={{ billable: 1200, free: 3, cost: 12.84 }} />);
-    expect(screen.getByText('$12.84 · 1,200 billable')).toBeTruthy();
+    // One line in two unbreakable parts: the cost, and the count.
+    const line = screen.getByText('1,200 billable').parentElement!;
+    expect(line.textContent).toBe('$12.84 · 1,200 billable');
+    expect(screen.getByText('$12.84 ·').className).toContain('whitespace-nowrap');
   });
 });
 

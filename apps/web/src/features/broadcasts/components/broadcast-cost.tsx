@@ -65,8 +65,10 @@ type BroadcastCostFigures = { cost: number; billable: number; free: number };
 export function BillableLine({ cost }: { cost: BroadcastCostFigures | undefined }) {
   if (!cost || cost.billable + cost.free === 0) return null;
   return (
-    <span className="block text-xs whitespace-nowrap text-slate-500">
-      {formatUsd(cost.cost)} · {formatCount(cost.billable)} billable
+    // Wraps between the cost and the count (not inside either) so that the history's columns fit.
+    <span className="block text-xs text-slate-500">
+      <span className="whitespace-nowrap">{formatUsd(cost.cost)} ·</span>{' '}
+      <span className="whitespace-nowrap">{formatCount(cost.billable)} billable</span>
     </span>
   );
 }

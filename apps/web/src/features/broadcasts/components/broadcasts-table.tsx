@@ -5,6 +5,7 @@ import {
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { formatClockTime, formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
@@ -34,12 +35,36 @@ const COLUMNS = [
   'Actions',
 ];
 
+// Eleven columns fit beside the navigation at 1440 px only if the wide ones may wrap: the headers ('Delivered %'
+// on two lines), the template's name (after each underscore) and the notes under the figures.
 const HEADERS: readonly DataTableHeader[] = COLUMNS.map((column) => ({
   key: column,
   label: column,
   className:
-    'px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase first:pl-4 last:pr-4',
+    'px-2 py-3 text-left align-bottom text-xs font-semibold text-slate-600 uppercase first:pl-4 last:pr-4',
 }));
+
+/**
+ * A template's name with a line-break opportunity after each underscore (it has no spaces to wrap at), in one
+ * element: the stacked rows on a phone lay a cell's children out as separate items.
+ */
+function wrappableName(name: string) {
+  const parts = name.split('_');
+  return (
+    <span>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 ? (
+            <>
+              _<wbr />
+            </>
+          ) : null}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
 
 const STATUS_TONES: Record<string, string> = {
   scheduled: 'bg-amber-50 text-amber-700 ring-amber-200',
@@ -119,7 +144,7 @@ function BroadcastTableRow({
           : null;
   return (
     <tr className="hover:bg-slate-50">
-      <td className="max-w-[14rem] py-3 pr-3 pl-4 font-medium break-words text-slate-900">
+      <td className="max-w-[14rem] py-3 pr-2 pl-4 font-medium break-words text-slate-900">
         <Link
           to={`/broadcast/${row.id}`}
           title="Delivery report"
@@ -128,40 +153,42 @@ function BroadcastTableRow({
           {row.name}
         </Link>
       </td>
-      <td className="px-3 py-3 whitespace-nowrap text-slate-600">
-        {row.template_name}
+      <td className="px-2 py-3 text-slate-600">
+        {wrappableName(row.template_name)}
         {row.phone_number ? (
-          <span className="block text-xs text-slate-500">from {row.phone_number}</span>
+          <span className="block text-xs text-slate-500">
+            from <span className="whitespace-nowrap">{row.phone_number}</span>
+          </span>
         ) : null}
       </td>
-      <td className="min-w-[7.5rem] px-3 py-3 text-slate-600">
+      <td className="px-2 py-3 text-slate-600">
         <time dateTime={row.scheduled}>{formatDateTime(row.scheduled)}</time>
       </td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">
+      <td className="px-2 py-3 text-slate-600 tabular-nums">
         {formatCount(row.total_recipients)}
         <BillableLine cost={cost} />
       </td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">
+      <td className="px-2 py-3 text-slate-600 tabular-nums">
         {formatPercent(row.sent_percentage)}
         {row.handed_percentage > 0 ? (
-          <span className="block text-xs whitespace-nowrap text-slate-500">
+          <span className="block text-xs text-slate-500">
             +{formatPercent(row.handed_percentage)} {HANDED_TO_WHATSAPP}
           </span>
         ) : null}
       </td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
+      <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
+      <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
       {/* Issue 16: recipients who replied (a message, a press or a reaction), of all the recipients. */}
-      <td className="px-3 py-3 text-slate-600 tabular-nums">{formatPercent(row.replied_percentage)}</td>
-      <td className="px-3 py-3 text-slate-600 tabular-nums">
+      <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.replied_percentage)}</td>
+      <td className="px-2 py-3 text-slate-600 tabular-nums">
         {formatPercent(row.failed_percentage)}
         {undelivered.map((line) => (
-          <span key={line} className="block text-xs whitespace-nowrap text-slate-500">
+          <span key={line} className="block text-xs text-slate-500">
             {line}
           </span>
         ))}
       </td>
-      <td className="py-3 pr-4 pl-3">
+      <td className="px-2 py-3">
         <span
           className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${
             STATUS_TONES[allHanded ? 'all_handed' : status] ?? 'bg-slate-50 text-slate-700 ring-slate-200'
@@ -189,7 +216,7 @@ function BroadcastTableRow({
           </div>
         ) : null}
       </td>
-      <td className="py-3 pr-4 pl-3 whitespace-nowrap">
+      <td className="py-3 pr-4 pl-2 whitespace-nowrap">
         <div className="flex gap-1.5">
           {/* A finished broadcast has nothing left to pause, resume or cancel: a dash, as other empty cells. */}
           {broadcastActionsFor(row.status).length === 0 ? <span className="text-slate-400">—</span> : null}
