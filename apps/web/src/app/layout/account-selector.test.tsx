@@ -38,6 +38,7 @@ describe('account selector (spec §2)', () => {
         .map((option) => option.textContent),
     ).toEqual(['Acme Shop', '222']);
     expect(select.value).toBe('111');
+    expect(select.title).toBe('Acme Shop'); // the whole name where the header cuts it
   });
 
   it('is shown for a single account', () => {
