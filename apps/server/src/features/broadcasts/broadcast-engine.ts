@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Pool } from '../../db/pool';
-import type { SecretBox } from '../../security/secret-box';
-import type { RateCard } from '../pricing/rate-card';
 import { FIRST_ROWS, SLICE_ROWS, startNextDueBroadcast, writeAudienceSlices } from './audience-writer';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
-import type { EngineLog } from './engine-log';
-import type { MessageSender } from './message-sender';
-import { NumberSender } from './number-sender';
+import { NumberSender, type SenderSettings } from './number-sender';
 import { SendGate } from './send-gate';
 import { acquireLease } from './sender-lease';
 import { leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
 
 /**
  * The broadcast pipeline (docs/architecture.md): starts due broadcasts by freezing their audience, then runs
- * one sender per phone number (number-sender.ts), holding a lease in Postgres so that across any number of workers a number
- * sends from one place, paced at its throughput. Message rows are the queue: claimed with
+ * one sender per phone number (number-sender.ts), holding a lease in Postgres so that across any number of
+ * workers a number sends from one place, paced at its throughput. Message rows are the queue: claimed with
  * FOR UPDATE SKIP LOCKED (marked `sending`), marked requested a small group at a time just before their requests
  * (request-marks.ts), settled after them in batches.
  */
@@ -32,13 +27,7 @@ export class BroadcastEngine {
   private readonly gate: SendGate;
 
   constructor(
-    private readonly deps: {
-      pool: Pool;
-      sender: MessageSender;
-      secrets: SecretBox;
-      log?: EngineLog;
-      /** Overrides the number's throughput level (tests, benchmarks). */
-      mpsOverride?: number;
+    private readonly deps: SenderSettings & {
       leaseSeconds?: number;
       /** An unconfirmed message with no status after this long gets the outcome 'unknown' (MESSAGE_OUTCOME_TIMEOUT_SECONDS). */
       unconfirmedTimeoutSeconds?: number;
@@ -46,10 +35,6 @@ export class BroadcastEngine {
       audienceRows?: { first: number; slice: number };
       /** How many times a message limited by WhatsApp (131049) is sent again, a day apart (MARKETING_LIMIT_RETRIES). */
       marketingLimitRetries?: number;
-      /** Reserve the portfolio's messaging limit before each batch (default true; the bench measures it off). */
-      messagingLimit?: boolean;
-      /** Prices each message against its broadcast's spend cap (decision 052); the shipped card when absent. */
-      rateCard?: RateCard;
     },
   ) {
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
@@ -156,16 +141,9 @@ export class BroadcastEngine {
   }
 
   private runSender(phoneId: number): Promise<void> {
-    const { pool, sender, secrets, log, mpsOverride, messagingLimit, rateCard } = this.deps;
     return new NumberSender(
       {
-        pool,
-        sender,
-        secrets,
-        log,
-        mpsOverride,
-        messagingLimit,
-        rateCard,
+        ...this.deps,
         holder: this.holder,
         leaseSeconds: this.leaseSeconds,
         gate: this.gate,

@@ -29,8 +29,8 @@ type Prepared =
   | { kind: 'not prepared' }
   | { kind: 'batch'; gate: BatchGate; batch: Claimed[]; unsent: Result[]; sendable: Sendable[] };
 
-/** What a number's sender needs of the engine that runs it (broadcast-engine.ts). */
-export interface NumberSenderDeps {
+/** What the engine is given for its senders (broadcast-engine.ts passes its own settings through). */
+export interface SenderSettings {
   pool: Pool;
   sender: MessageSender;
   secrets: SecretBox;
@@ -41,6 +41,10 @@ export interface NumberSenderDeps {
   messagingLimit?: boolean;
   /** Prices each message against its broadcast's spend cap (decision 052); the shipped card when absent. */
   rateCard?: RateCard;
+}
+
+/** What a number's sender needs of the engine that runs it: its settings, and this worker's lease and stop. */
+export interface NumberSenderDeps extends SenderSettings {
   /** This worker's lease holder name (host:pid:nonce). */
   holder: string;
   leaseSeconds: number;
@@ -183,15 +187,7 @@ export class NumberSender {
     { gate, sendable }: Extract<Prepared, { kind: 'batch' }>,
     unanswered: UnansweredSends,
   ): Promise<Result[]> {
-    const { pool, sender, log, holder, stopping, stopped } = this.deps;
-    return requestBatch(
-      { pool, sender, log, holder, stopping, stopped },
-      context,
-      bucket,
-      gate,
-      sendable,
-      unanswered,
-    );
+    return requestBatch(this.deps, context, bucket, gate, sendable, unanswered);
   }
 
   private async settleBatch(
