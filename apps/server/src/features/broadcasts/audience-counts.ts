@@ -6,8 +6,8 @@ import { LIMIT_WINDOW_SECONDS, PORTFOLIO_OF_WABA } from './messaging-limit';
 /**
  * Numbers are grouped in SQL by their first four digits ('+' and four), which hold the calling code (one to
  * three digits, prefix-free) and for +1 the area code that tells a US number from Canada's and the Caribbean's.
- * Migration 022's index on this expression serves the grouping from the index alone. Byte order ("C"): several
- * times cheaper than the database's language-aware order over a million numbers.
+ * Migration 031 keeps counts by this prefix; an audience without kept counts is grouped by it. Byte order ("C"):
+ * several times cheaper than the database's language-aware order over a million numbers.
  */
 export const NUMBER_PREFIX = (column: string) => `left(${column}, 5) collate "C"`;
 
@@ -41,9 +41,11 @@ export interface PrefixGroup {
 }
 
 /**
- * The audience's numbers by prefix (NUMBER_PREFIX): a few hundred groups for a million contacts, counted from
- * the index, instead of a million rows parsed or matched against a pattern one by one. A group's prefix says
- * whether its numbers are US numbers (isUsPrefix), when whole: ten digits after +1, so twelve characters.
+ * The audience's numbers by prefix (NUMBER_PREFIX): a few hundred groups for a million contacts. Everyone and one
+ * tag are read from the counts migration 031's triggers keep (decision 062); any of several tags, or a frozen
+ * list, are grouped from the contacts themselves (a contact carrying two of the tags counts once). A group's
+ * prefix says whether its numbers are US numbers (isUsPrefix), when whole: ten digits after +1, so twelve
+ * characters.
  */
 export async function audienceByPrefix(
   pool: Pool,
@@ -51,18 +53,54 @@ export async function audienceByPrefix(
   source: AudienceSource,
   leaveOutUs: boolean,
 ): Promise<PrefixGroup[]> {
+  const groups = await (isCounted(source)
+    ? countedGroups(pool, accountId, source.tagIds?.[0] ?? 0)
+    : groupedAudience(pool, accountId, source, leaveOutUs));
+  return groups
+    .map(({ sample, n, twelve }) => {
+      const us = isUsPrefix(sample.slice(0, 5)) ? twelve : 0;
+      // The counts hold every number: US numbers left out here, as the audience's SQL leaves them out.
+      return isCounted(source) && leaveOutUs ? { sample, n: n - us, us: 0 } : { sample, n, us };
+    })
+    .filter((group) => group.n > 0);
+}
+
+interface CountedGroup {
+  sample: string;
+  n: number;
+  twelve: number;
+}
+
+/** Whether the audience is one migration 031 counts: everyone, or a single tag. */
+function isCounted(source: AudienceSource): source is { kind: 'tags'; tagIds: number[] | null } {
+  return source.kind === 'tags' && (source.tagIds === null || source.tagIds.length === 1);
+}
+
+/** The kept counts of everyone (tag 0) or of one tag: a few hundred rows, whatever the audience's size. */
+async function countedGroups(pool: Pool, accountId: number, tagId: number): Promise<CountedGroup[]> {
+  const { rows } = await pool.query<CountedGroup>(
+    `select sample, n::int, twelve::int from audience_prefix_counts
+      where waba_account_id = $1 and tag_id = $2 and n > 0`,
+    [accountId, tagId],
+  );
+  return rows;
+}
+
+/** The audience's contacts grouped by prefix, for the audiences no count is kept of. */
+async function groupedAudience(
+  pool: Pool,
+  accountId: number,
+  source: AudienceSource,
+  leaveOutUs: boolean,
+): Promise<CountedGroup[]> {
   const audience = countedAudience(source);
-  const { rows } = await pool.query<{ sample: string; n: number; twelve: number }>(
+  const { rows } = await pool.query<CountedGroup>(
     `select min(a.whatsapp_number collate "C") as sample, count(*)::int as n,
             count(*) filter (where length(a.whatsapp_number) = 12)::int as twelve
        from (${audience.sql}) a group by ${NUMBER_PREFIX('a.whatsapp_number')}`,
     [accountId, audience.ids, leaveOutUs],
   );
-  return rows.map(({ sample, n, twelve }) => ({
-    sample,
-    n,
-    us: isUsPrefix(sample.slice(0, 5)) ? twelve : 0,
-  }));
+  return rows;
 }
 
 /**
