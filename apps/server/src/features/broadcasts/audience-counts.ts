@@ -76,14 +76,36 @@ function isCounted(source: AudienceSource): source is { kind: 'tags'; tagIds: nu
   return source.kind === 'tags' && (source.tagIds === null || source.tagIds.length === 1);
 }
 
-/** The kept counts of everyone (tag 0) or of one tag: a few hundred rows, whatever the audience's size. */
+/** How many appended rows a key may pile up before a read folds them into one per prefix. */
+export const FOLD_ROWS = 2_000;
+
+/**
+ * The kept counts of everyone (tag 0) or of one tag: the sum of each prefix's appended changes (migration 031),
+ * a few hundred rows once folded. Folding deletes the rows this read sees and inserts their sums in one
+ * statement: rows of writes not yet committed are not seen, so not deleted, and count once they commit; two
+ * reads folding at once each insert the sums of the rows they alone deleted.
+ */
 async function countedGroups(pool: Pool, accountId: number, tagId: number): Promise<CountedGroup[]> {
-  const { rows } = await pool.query<CountedGroup>(
-    `select sample, n::int, twelve::int from audience_prefix_counts
-      where waba_account_id = $1 and tag_id = $2 and n > 0`,
+  const { rows } = await pool.query<CountedGroup & { parts: number }>(
+    `select min(sample) as sample, sum(n)::int as n, sum(twelve)::int as twelve, count(*)::int as parts
+       from audience_prefix_counts where waba_account_id = $1 and tag_id = $2 group by prefix`,
     [accountId, tagId],
   );
+  if (rows.reduce((sum, row) => sum + row.parts, 0) > FOLD_ROWS) await foldCounts(pool, accountId, tagId);
   return rows;
+}
+
+/** Folds a key's appended rows into one per prefix (see countedGroups); prefixes that sum to nothing go. */
+export async function foldCounts(pool: Pool, accountId: number, tagId: number): Promise<void> {
+  await pool.query(
+    `with folded as (
+       delete from audience_prefix_counts where waba_account_id = $1 and tag_id = $2 returning *
+     )
+     insert into audience_prefix_counts (waba_account_id, tag_id, prefix, sample, n, twelve)
+     select $1, $2, prefix, min(sample), sum(n), sum(twelve) from folded
+      group by prefix having sum(n) <> 0 or sum(twelve) <> 0`,
+    [accountId, tagId],
+  );
 }
 
 /** The audience's contacts grouped by prefix, for the audiences no count is kept of. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../../test-support/test-database';
-import { audienceByPrefix } from './audience-counts';
+import { audienceByPrefix, foldCounts } from './audience-counts';
 
 /**
  * Migration 031's counts (decision 062) against a recount from the contacts themselves, after every kind of write
@@ -39,14 +39,14 @@ const number = () =>
 
 async function kept(accountId: number) {
   return query(
-    `select tag_id::int, prefix, n::int, twelve::int from audience_prefix_counts
-      where waba_account_id = $1 and (n <> 0 or twelve <> 0) order by 1, 2`,
+    `select tag_id::int, prefix, sum(n)::int as n, sum(twelve)::int as twelve from audience_prefix_counts
+      where waba_account_id = $1 group by 1, 2 having sum(n) <> 0 or sum(twelve) <> 0 order by 1, 2`,
     [accountId],
   );
 }
 
 async function recounted(accountId: number) {
-  return query(
+  return query<{ tag_id: number; prefix: string; n: number; twelve: number }>(
     `select tag_id::int, prefix, n::int, twelve::int from (
        select 0 as tag_id, left(whatsapp_number, 5) collate "C" as prefix, count(*) as n,
               count(*) filter (where length(whatsapp_number) = 12) as twelve
@@ -164,6 +164,20 @@ describe('the audience counts by prefix (migration 031)', () => {
     expect(done.size).toBe(writes.length);
     expect((await kept(account)).length).toBeGreaterThan(0);
 
+    // Folded into one row per prefix, the figures are the same, and a prefix that sums to nothing goes.
+    const rowsOf = async () =>
+      (
+        await query<{ n: number }>(
+          'select count(*)::int as n from audience_prefix_counts where waba_account_id = $1 and tag_id = 0',
+          [account],
+        )
+      )[0]!.n;
+    const before = await rowsOf();
+    await foldCounts(db.pool, account, 0);
+    expect(await rowsOf()).toBeLessThan(before);
+    expect(await rowsOf()).toBe((await recounted(account)).filter((row) => row.tag_id === 0).length);
+    expect(await kept(account)).toEqual(await recounted(account));
+
     // A tag deleted: its links go (migration 009) and its counts with them.
     await query('delete from tags where waba_account_id = $1 and id = $2', [account, tagIds[0]]);
     expect(await query('select 1 from audience_prefix_counts where tag_id = $1', [tagIds[0]])).toEqual([]);
@@ -202,6 +216,36 @@ describe('the audience counts by prefix (migration 031)', () => {
         if (leaveOutUs) expect(counted.every((g) => g.us === 0)).toBe(true);
       }
     }
+  });
+
+  it('lock nothing: an opt-out goes through while an import into the same account and prefix is uncommitted', async () => {
+    const importing = await db.pool.connect();
+    const stopping = await db.pool.connect();
+    try {
+      await importing.query('begin');
+      await importing.query(
+        `insert into contacts (waba_account_id, name, whatsapp_number)
+         select $1, 'Imported', '+1415' || lpad(i::text, 7, '0') from generate_series(1, 1000) i`,
+        [account],
+      );
+      // A wait for the import's transaction would pass this timeout and fail the insert or the update.
+      await stopping.query("set lock_timeout = '2s'");
+      const added = await stopping.query<{ id: number }>(
+        `insert into contacts (waba_account_id, name, whatsapp_number) values ($1, 'Stopper', '+14159999999') returning id::int`,
+        [account],
+      );
+      await stopping.query(
+        'update contacts set opted_out_at = now() where waba_account_id = $1 and id = $2',
+        [account, added.rows[0]!.id],
+      );
+      // A read folding the rows meanwhile leaves the import's uncommitted rows to count when it commits.
+      await foldCounts(db.pool, account, 0);
+      await importing.query('commit');
+    } finally {
+      importing.release();
+      stopping.release();
+    }
+    expect(await kept(account)).toEqual(await recounted(account));
   });
 
   it('go with the account: deleting it, and its contacts with it, leaves no count behind', async () => {
