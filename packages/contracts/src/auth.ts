@@ -14,27 +14,52 @@ export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_MESSA
  */
 export const PIN_LENGTH = 6;
 export const PIN_MESSAGE = 'PIN must be 6 digits';
-export const PinSchema = z.string().regex(/^\d{6}$/, PIN_MESSAGE);
+export const PinSchema = z
+  .string()
+  .max(PIN_LENGTH, PIN_MESSAGE)
+  .regex(/^\d{6}$/, PIN_MESSAGE);
 /** A PIN presented at password reset: users who chose 4 or 5 digits before 6 became the rule keep theirs. */
 export const ExistingPinSchema = z
   .string()
+  .max(64, 'PIN must be 4 to 6 digits')
   .trim()
   .regex(/^\d{4,6}$/, 'PIN must be 4 to 6 digits');
+
+/** Graph ids are numeric strings of at most 32 digits; a longer value is refused before the pattern runs. */
+const GraphIdSchema = z
+  .string()
+  .max(32, 'must be a numeric id')
+  .regex(/^\d{1,32}$/, 'must be a numeric id');
+/** The ids account_data may carry, kept as the provider sent them but never longer than any id. */
+const ProvidedIdSchema = z.string().max(64, 'is too long (at most 64 characters)');
 
 /** What the WA_EMBEDDED_SIGNUP FINISH event carried (spec §3 account_data); kept as the provider sent it. */
 export const AccountDataSchema = z
   .object({
-    waba_id: z.string().optional(),
-    phone_number_id: z.string().optional(),
-    business_id: z.string().optional(),
+    waba_id: ProvidedIdSchema.optional(),
+    phone_number_id: ProvidedIdSchema.optional(),
+    business_id: ProvidedIdSchema.optional(),
   })
   .loose();
 
-const GraphIdSchema = z.string().regex(/^\d{1,32}$/, 'must be a numeric id');
+/**
+ * Every string a client sends has a ceiling, so a megabyte of text is a 400 naming its field before any work
+ * (Meta's code exchange, a hash, a database index). Embedded Signup codes are a few hundred characters.
+ */
+export const AUTHORIZATION_CODE_MAX_LENGTH = 2048;
+const AuthorizationCodeSchema = z
+  .string()
+  .min(1, 'The authorization code is required')
+  .max(
+    AUTHORIZATION_CODE_MAX_LENGTH,
+    `The authorization code is too long (at most ${AUTHORIZATION_CODE_MAX_LENGTH} characters)`,
+  );
+/** Herald's own JWTs are well under a kilobyte. */
+const TOKEN_MAX_LENGTH = 4096;
 
 export const SignupRequestSchema = z
   .object({
-    code: z.string().min(1, 'The authorization code is required'),
+    code: AuthorizationCodeSchema,
     waba_id: GraphIdSchema,
     phone_number_id: GraphIdSchema,
     account_data: AccountDataSchema.optional(),
@@ -52,7 +77,7 @@ export const SignupResponseSchema = z
 export const ConnectAccountRequestSchema = z
   .object({
     payload: z.object({
-      code: z.string().min(1, 'The authorization code is required'),
+      code: AuthorizationCodeSchema,
       account_data: AccountDataSchema.extend({ waba_id: GraphIdSchema, phone_number_id: GraphIdSchema }),
     }),
   })
@@ -86,7 +111,12 @@ export const LoginResponseSchema = z
   .meta({ id: 'LoginResponse' });
 
 export const RefreshRequestSchema = z
-  .object({ refresh: z.string().min(1, 'The refresh token is required') })
+  .object({
+    refresh: z
+      .string()
+      .min(1, 'The refresh token is required')
+      .max(TOKEN_MAX_LENGTH, 'The refresh token is too long'),
+  })
   .meta({ id: 'RefreshRequest' });
 
 export const RefreshResponseSchema = z
@@ -135,9 +165,14 @@ export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
 export type PasswordResetRequest = z.infer<typeof PasswordResetRequestSchema>;
 export type SignupConfigResponse = z.infer<typeof SignupConfigResponseSchema>;
 
+/** The confirmation code mailed to a new sign-in e-mail (decision 064). */
+export const EMAIL_CODE_LENGTH = 8;
+export const EMAIL_CODE_MESSAGE = `The confirmation code has ${EMAIL_CODE_LENGTH} digits.`;
+
 /**
  * PUT /api/auth/account/ (Account Settings): a new sign-in e-mail, a new password, or both. The current
- * password is required, so a session left open on someone else's screen cannot take the account over.
+ * password is required, so a session left open on someone else's screen cannot take the account over. A new
+ * e-mail takes two calls (decision 064): the first mails a code to it, the second carries `email_code`.
  */
 export const AccountChangeRequestSchema = z
   .object({
@@ -147,15 +182,31 @@ export const AccountChangeRequestSchema = z
       .max(1024, 'Current password is too long'),
     email: EmailSchema.optional(),
     new_password: PasswordSchema.optional(),
+    email_code: z
+      .string()
+      .max(64, EMAIL_CODE_MESSAGE)
+      .trim()
+      .regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`), EMAIL_CODE_MESSAGE)
+      .optional(),
   })
   .refine((body) => body.email !== undefined || body.new_password !== undefined, {
     message: 'Enter a new email or a new password',
     path: ['email'],
   })
+  .refine((body) => body.email_code === undefined || body.email !== undefined, {
+    message: 'Enter the new email the code was sent to',
+    path: ['email'],
+  })
   .meta({ id: 'AccountChangeRequest' });
 
 export const AccountChangeResponseSchema = z
-  .object({ message: z.string(), email: z.string() })
+  .object({
+    message: z.string(),
+    /** The sign-in e-mail now. */
+    email: z.string(),
+    /** A new e-mail waiting for its code; it is the sign-in e-mail only once confirmed. */
+    pending_email: z.string().optional(),
+  })
   .meta({ id: 'AccountChangeResponse' });
 
 export type AccountChangeRequest = z.infer<typeof AccountChangeRequestSchema>;

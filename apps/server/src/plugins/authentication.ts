@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../db/pool';
-import { familyIsRevoked } from '../features/auth/refresh-tokens-repo';
+import { sessionIsActive } from '../features/auth/refresh-tokens-repo';
 import { HttpError } from '../http-error';
 import { InvalidTokenError, type AccessClaims, type TokenIssuer } from '../security/tokens';
 
@@ -14,8 +14,9 @@ declare module 'fastify' {
 export type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
- * An onRequest hook (before body validation, so anonymous callers learn nothing else) that requires `Authorization: Bearer <access token>`: a valid, unexpired token of a session
- * that has not been logged out or revoked. Any failure is a 401, which the web answers by refreshing once.
+ * An onRequest hook (before body validation, so anonymous callers learn nothing else) that requires
+ * `Authorization: Bearer <access token>`: a valid, unexpired token of a session Herald started for that user
+ * and that has not been logged out or revoked. Any failure is a 401, which the web answers by refreshing once.
  */
 export function authenticate(tokens: TokenIssuer, pool: Pool): RequestHook {
   return async (request) => {
@@ -32,7 +33,7 @@ export function authenticate(tokens: TokenIssuer, pool: Pool): RequestHook {
       }
       throw error;
     }
-    if (await familyIsRevoked(pool, claims.sid)) {
+    if (!(await sessionIsActive(pool, claims.sid, claims.user_id))) {
       throw HttpError.field(401, 'authorization', 'This session has ended. Sign in again.');
     }
     request.user = claims;

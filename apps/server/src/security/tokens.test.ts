@@ -140,3 +140,21 @@ describe('TokenIssuer', () => {
     expect(await issuer.verifyAccess(justExpired)).toEqual(accessClaims);
   });
 });
+
+describe('lifetime given at issue', () => {
+  it('refuses an access token whose exp is ten years after its iat, though it is young', async () => {
+    const token = await forge(claimsOf('access', (c) => (c.exp = now() + 10 * 365 * 24 * 3600)));
+    await expect(issuer.verifyAccess(token)).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('accepts the lifetime Herald gives, and a device token for the user it names', async () => {
+    await expect(issuer.verifyAccess(await issuer.signAccess(accessClaims))).resolves.toEqual(accessClaims);
+    const device = await issuer.signDevice(7);
+    await expect(issuer.verifyDevice(device.token)).resolves.toMatchObject({ user_id: 7 });
+    // A device token is no access token, and the other way round.
+    await expect(issuer.verifyAccess(device.token)).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(issuer.verifyDevice(await issuer.signAccess(accessClaims))).rejects.toBeInstanceOf(
+      InvalidTokenError,
+    );
+  });
+});

@@ -169,8 +169,8 @@ export const TemplateDetailSchema = z
 /** DELETE /meta/templates/ body. */
 export const TemplateDeleteRequestSchema = z
   .object({
-    template_id: z.string().min(1, 'template_id is required'),
-    template_name: z.string().min(1, 'template_name is required'),
+    template_id: z.string().min(1, 'template_id is required').max(64, 'template_id is too long'),
+    template_name: z.string().min(1, 'template_name is required').max(512, 'template_name is too long'),
   })
   .meta({ id: 'TemplateDeleteRequest' });
 

@@ -3,12 +3,15 @@ import { isIPv6 } from 'node:net';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 
-/** What a counter counts: one e-mail from one address, one address across e-mails, one e-mail from anywhere. */
-export type AttemptScope = 'account_address' | 'address' | 'account';
+/**
+ * What a counter counts: one e-mail from one address, one address across e-mails, one e-mail from anywhere,
+ * or one trusted browser (its device cookie, decision 063) whatever its address.
+ */
+export type AttemptScope = 'account_address' | 'address' | 'account' | 'device';
 
 /** The limits of one kind of attempt: at most `limits[scope]` attempts per window in each scope it names. */
 export interface AttemptPolicy {
-  kind: 'login' | 'pin' | 'signup' | 'current_password';
+  kind: 'login' | 'pin' | 'signup' | 'current_password' | 'email_change' | 'email_code';
   windowSeconds: number;
   limits: Partial<Record<AttemptScope, number>>;
   /** The request field whose guesses the limit guards: the 429 names it, as every 4xx names its field. */
@@ -33,16 +36,27 @@ export const LOGIN_POLICY: AttemptPolicy = {
 };
 
 /**
- * The PIN check of the password reset: a PIN has far fewer possibilities than a password, so 5 failures per
- * e-mail from anywhere and 10 per address, per 15 minutes.
+ * Sign-in from a browser holding the user's device cookie (decision 063): its own allowance, counted apart
+ * from every untrusted client, so strangers filling the per-e-mail ceiling never lock out the owner's browser.
+ */
+export const LOGIN_DEVICE_POLICY: AttemptPolicy = { ...LOGIN_POLICY, limits: { device: 10 } };
+
+/**
+ * The PIN check of the password reset, shaped like sign-in's: 5 failures per e-mail and address, 10 per
+ * address across e-mails, and a ceiling of 20 per e-mail from anywhere (a PIN has far fewer possibilities than
+ * a password, so the ceiling is low). A stranger at one address thereby never blocks the owner's reset from
+ * another, and the owner's trusted browser keeps its own allowance (PIN_DEVICE_POLICY).
  */
 export const PIN_POLICY: AttemptPolicy = {
   kind: 'pin',
   windowSeconds: 15 * 60,
-  limits: { account: 5, address: 10 },
+  limits: { account_address: 5, address: 10, account: 20 },
   field: 'pin',
   refusal: (wait) => `Too many failed PIN attempts. Try again in ${minutes(wait)}.`,
 };
+
+/** The PIN check from the user's trusted browser: 5 per 15 minutes of its own. */
+export const PIN_DEVICE_POLICY: AttemptPolicy = { ...PIN_POLICY, limits: { device: 5 } };
 
 /** Sign-up: every attempt counts (it spends an Embedded Signup code at Meta), 20 per address per hour. */
 export const SIGNUP_POLICY: AttemptPolicy = {
@@ -95,12 +109,16 @@ export class AttemptLimiter {
   constructor(private readonly pool: Pool) {}
 
   /** Reserves one attempt before the secret is checked, or throws 429 with Retry-After (seconds). */
-  async reserve(policy: AttemptPolicy, subject: { account?: string; address: string }): Promise<Reservation> {
+  async reserve(
+    policy: AttemptPolicy,
+    subject: { account?: string; address: string; device?: string },
+  ): Promise<Reservation> {
     const address = addressKey(subject.address);
     const keys: Record<AttemptScope, string | undefined> = {
       account_address: subject.account === undefined ? undefined : `${address}/${subject.account}`,
       address,
       account: subject.account,
+      device: subject.device,
     };
     const counters = (Object.entries(policy.limits) as Array<[AttemptScope, number]>).flatMap(
       ([scope, limit]) => {

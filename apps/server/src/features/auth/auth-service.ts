@@ -7,14 +7,30 @@ import { decoyHash, hashSecret, verifySecret } from '../../security/password-has
 import type { SecretBox } from '../../security/secret-box';
 import { InvalidTokenError, type TokenIssuer } from '../../security/tokens';
 import { findOwnedWaba, listWabaAccounts } from '../accounts/accounts-repo';
-import { changeAccount } from './account-change';
-import { AttemptLimiter, LOGIN_POLICY, PIN_POLICY } from './attempt-limiter';
+import { type AccountChangeOutcome, changeAccount } from './account-change';
+import type { AccountMailer } from './account-mailer';
+import {
+  AttemptLimiter,
+  LOGIN_DEVICE_POLICY,
+  LOGIN_POLICY,
+  PIN_DEVICE_POLICY,
+  PIN_POLICY,
+} from './attempt-limiter';
+import { trustedDevice } from './device-cookie';
 import { insertRefreshToken, revokeAllForUser, revokeFamily, useRefreshToken } from './refresh-tokens-repo';
 import { SignupService } from './signup-service';
 import { findUserByEmail, findUserById, updatePassword } from './users-repo';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const INVALID_RESET = 'Invalid email or PIN';
+
+/** Who is asking: the client's address and the device cookie its browser sent, if any. */
+export interface Client {
+  ip: string;
+  deviceToken?: string;
+}
+
+type DeviceCookie = Awaited<ReturnType<TokenIssuer['signDevice']>>;
 
 export interface AuthServiceDeps {
   pool: Pool;
@@ -47,23 +63,36 @@ export class AuthService {
   }
 
   /**
-   * Checks the password only after reserving the attempt (LOGIN_POLICY), so parallel guesses cannot pass the
-   * limit; a right password gives the reservation back, so correct sign-ins never count as failures.
+   * Checks the password only after reserving the attempt, so parallel guesses cannot pass the limit; a right
+   * password gives the reservation back, so correct sign-ins never count as failures. A browser whose device
+   * cookie names this user is counted on its own (LOGIN_DEVICE_POLICY), every other client under LOGIN_POLICY;
+   * a successful sign-in answers a fresh device cookie for the browser.
    */
-  async login(username: string, password: string, ip: string): Promise<LoginResponse> {
-    const { pool } = this.deps;
+  async login(
+    username: string,
+    password: string,
+    client: Client,
+  ): Promise<{ session: LoginResponse; device: DeviceCookie }> {
+    const { pool, tokens } = this.deps;
     const email = username.trim().toLowerCase();
-    const attempt = await this.limiter.reserve(LOGIN_POLICY, { account: email, address: ip });
     const user = await findUserByEmail(pool, email);
+    const device = await trustedDevice(tokens, client.deviceToken, user?.id);
+    const attempt = await this.limiter.reserve(
+      device ? LOGIN_DEVICE_POLICY : LOGIN_POLICY,
+      device ? { device, address: client.ip } : { account: email, address: client.ip },
+    );
     // Verify against a decoy when the e-mail is unknown, so timing does not reveal which e-mails exist.
     const valid = await verifySecret(user?.password_hash ?? (await decoyHash()), password);
     if (!user || !valid) throw new HttpError(401, INVALID_LOGIN);
     await attempt.release();
     const session = await this.startSession(user.id, user.email, randomUUID());
     return {
-      accessToken: session.access,
-      refreshToken: session.refresh,
-      wabas: await listWabaAccounts(pool, user.id),
+      session: {
+        accessToken: session.access,
+        refreshToken: session.refresh,
+        wabas: await listWabaAccounts(pool, user.id),
+      },
+      device: await tokens.signDevice(user.id),
     };
   }
 
@@ -98,13 +127,18 @@ export class AuthService {
   }
 
   /**
-   * Sets a new password when the PIN matches (checked under PIN_POLICY, reserved first like a sign-in);
-   * every session of the user ends. PINs of 4 or 5 digits from before 6 became the rule still work here.
+   * Sets a new password when the PIN matches (reserved first like a sign-in: PIN_POLICY, or PIN_DEVICE_POLICY
+   * from the user's trusted browser); every session of the user ends. PINs of 4 or 5 digits from before 6
+   * became the rule still work here.
    */
-  async resetPassword(email: string, pin: string, newPassword: string, ip: string): Promise<void> {
-    const { pool } = this.deps;
-    const attempt = await this.limiter.reserve(PIN_POLICY, { account: email, address: ip });
+  async resetPassword(email: string, pin: string, newPassword: string, client: Client): Promise<void> {
+    const { pool, tokens } = this.deps;
     const user = await findUserByEmail(pool, email);
+    const device = await trustedDevice(tokens, client.deviceToken, user?.id);
+    const attempt = await this.limiter.reserve(
+      device ? PIN_DEVICE_POLICY : PIN_POLICY,
+      device ? { device, address: client.ip } : { account: email, address: client.ip },
+    );
     const valid = await verifySecret(user?.pin_hash ?? (await decoyHash()), pin);
     if (!user || !valid) throw new HttpError(400, INVALID_RESET);
     await attempt.release();
@@ -112,13 +146,15 @@ export class AuthService {
     await revokeAllForUser(pool, user.id);
   }
 
-  /** Account Settings: a new e-mail and/or password, the current password required; other sessions end. */
+  /** Account Settings: a new e-mail (confirmed by a mailed code) and/or password; other sessions end. */
   changeAccount(
     session: { userId: number; family: string },
     change: AccountChangeRequest,
     ip: string,
-  ): Promise<{ email: string }> {
-    return changeAccount({ pool: this.deps.pool, limiter: this.limiter }, session, change, ip);
+    mailer: AccountMailer | null,
+  ): Promise<AccountChangeOutcome> {
+    const { pool, tokens } = this.deps;
+    return changeAccount({ pool, tokens, limiter: this.limiter, mailer }, session, change, ip);
   }
 
   listWabas(userId: number): Promise<WabaAccount[]> {

@@ -1,6 +1,8 @@
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export type RefreshUse =
   | { outcome: 'ok'; userId: number; family: string }
   | { outcome: 'reused'; family: string }
@@ -51,12 +53,20 @@ export async function revokeAllForUser(pool: Pool, userId: number): Promise<void
   ]);
 }
 
-export async function familyIsRevoked(pool: Pool, family: string): Promise<boolean> {
-  const { rowCount } = await pool.query(
-    'select 1 from refresh_tokens where family = $1 and revoked_at is not null limit 1',
-    [family],
+/**
+ * Whether an access token's session (refresh family) is live for that user: it exists, belongs to the user,
+ * was not revoked (logout, reuse, a credential change) and has a refresh token not yet expired. One lookup
+ * on the family index; a token naming a session Herald never started is refused, not just a revoked one.
+ */
+export async function sessionIsActive(pool: Pool, family: string, userId: number): Promise<boolean> {
+  // Families are uuids: anything else names no session (and would make Postgres refuse the cast).
+  if (!UUID.test(family)) return false;
+  const { rows } = await pool.query<{ active: boolean | null }>(
+    `select bool_and(revoked_at is null and user_id = $2) and bool_or(expires_at > now()) as active
+       from refresh_tokens where family = $1`,
+    [family, userId],
   );
-  return (rowCount ?? 0) > 0;
+  return rows[0]?.active === true;
 }
 
 /** Ends every session of the user but one (its refresh family): the one that changed the credentials. */

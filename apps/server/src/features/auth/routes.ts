@@ -17,7 +17,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config';
 import type { RequestHook } from '../../plugins/authentication';
+import type { AccountChangeOutcome } from './account-change';
+import { accountMailer } from './account-mailer';
 import type { AuthService } from './auth-service';
+import { deviceCookieValue, setDeviceCookie } from './device-cookie';
 
 const errors = {
   400: ErrorResponseSchema,
@@ -26,14 +29,31 @@ const errors = {
   502: ErrorResponseSchema,
 };
 
+export const ACCOUNT_UPDATED = 'Your account has been updated. Other sessions have been signed out.';
+
+/** The same words whether a new e-mail is free or taken (decision 064): only the mail to it differs. */
+function accountChangeMessage(outcome: AccountChangeOutcome): string {
+  if (outcome.pendingEmail === undefined) return ACCOUNT_UPDATED;
+  const sent = `We sent a confirmation to ${outcome.pendingEmail}. Your sign-in email changes once you enter its code.`;
+  return outcome.passwordChanged
+    ? `${sent} Your password has been updated; other sessions have been signed out.`
+    : sent;
+}
+
 /** Spec §7 auth calls, plus GET /api/auth/wabas/, the password reset and the Embedded Signup settings. */
 export function authRoutes(deps: {
   auth: AuthService;
   authenticate: RequestHook;
-  config: Pick<Config, 'META_APP_ID' | 'META_CONFIG_ID' | 'embeddedSignup' | 'sandboxMode'>;
+  config: Pick<
+    Config,
+    'META_APP_ID' | 'META_CONFIG_ID' | 'embeddedSignup' | 'sandboxMode' | 'SMTP_URL' | 'SMTP_FROM'
+  >;
 }): FastifyPluginAsyncZod {
   const { auth, authenticate, config } = deps;
   return async (app) => {
+    const mailer = accountMailer(config);
+    if (mailer) app.addHook('onClose', () => mailer.close());
+
     app.post(
       '/api/auth/facebook/callback/',
       {
@@ -83,7 +103,14 @@ export function authRoutes(deps: {
           response: { 200: LoginResponseSchema, 401: ErrorResponseSchema, 429: ErrorResponseSchema },
         },
       },
-      async (request) => auth.login(request.body.username, request.body.password, request.ip),
+      async (request, reply) => {
+        const { session, device } = await auth.login(request.body.username, request.body.password, {
+          ip: request.ip,
+          deviceToken: deviceCookieValue(request.headers.cookie),
+        });
+        setDeviceCookie(reply, request, device);
+        return session;
+      },
     );
 
     app.post(
@@ -136,7 +163,10 @@ export function authRoutes(deps: {
       },
       async (request) => {
         const { email, pin, new_password: newPassword } = request.body;
-        await auth.resetPassword(email, pin, newPassword, request.ip);
+        await auth.resetPassword(email, pin, newPassword, {
+          ip: request.ip,
+          deviceToken: deviceCookieValue(request.headers.cookie),
+        });
         return { message: 'Your password has been updated. You can now sign in.' };
       },
     );
@@ -147,18 +177,24 @@ export function authRoutes(deps: {
         onRequest: authenticate,
         schema: {
           tags: ['auth'],
-          summary: "Change the signed-in user's e-mail and/or password; every other session is signed out",
+          summary:
+            "Change the signed-in user's password, or e-mail once a code mailed to it is entered; other sessions end",
           body: AccountChangeRequestSchema,
           response: { 200: AccountChangeResponseSchema, ...errors, 429: ErrorResponseSchema },
         },
       },
       async (request) => {
-        const { email } = await auth.changeAccount(
+        const outcome = await auth.changeAccount(
           { userId: request.user!.user_id, family: request.user!.sid },
           request.body,
           request.ip,
+          mailer,
         );
-        return { message: 'Your account has been updated. Other sessions have been signed out.', email };
+        return {
+          message: accountChangeMessage(outcome),
+          email: outcome.email,
+          pending_email: outcome.pendingEmail,
+        };
       },
     );
 

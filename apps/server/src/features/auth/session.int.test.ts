@@ -187,8 +187,8 @@ describe('POST /api/auth/password/reset/', () => {
     });
   });
 
-  it(`is rate-limited more strictly than sign-in: ${PIN_POLICY.limits.account} failures per e-mail`, async () => {
-    for (let i = 0; i < PIN_POLICY.limits.account!; i += 1) {
+  it(`is rate-limited more strictly than sign-in: ${PIN_POLICY.limits.account_address} failures per e-mail and address`, async () => {
+    for (let i = 0; i < PIN_POLICY.limits.account_address!; i += 1) {
       const failed = await reset(
         { email: 'brute@acme.test', pin: String(100000 + i), new_password: 'battery staple' },
         '10.3.0.1',

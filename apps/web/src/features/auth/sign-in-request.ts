@@ -30,6 +30,9 @@ export async function requestSignIn(credentials: LoginRequest): Promise<LoginRes
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(credentials),
+      // Sends this browser's device cookie and keeps the one a success sets (decision 063): a browser that
+      // signed in before keeps its own sign-in attempts when strangers have locked everyone else out.
+      credentials: 'same-origin',
     });
   } catch {
     throw new SignInFailure(LOGIN_FAILED_MESSAGE);

@@ -20,7 +20,14 @@ function accountServer(answer?: () => Response) {
   const fetch = stubFetch(async (request) => {
     if (pathOf(request) === '/api/auth/account/' && request.method === 'PUT') {
       if (answer) return answer();
-      const body = (await request.json()) as { email?: string };
+      const body = (await request.json()) as { email?: string; email_code?: string };
+      // As the server does: a new e-mail is first only mailed a code, and changes when the code comes back.
+      if (body.email && !body.email_code)
+        return json({
+          message: `We sent a confirmation to ${body.email}. Your sign-in email changes once you enter its code.`,
+          email: 'owner@acme.test',
+          pending_email: body.email,
+        });
       return json({
         message: 'Your account has been updated. Other sessions have been signed out.',
         email: body.email ?? 'owner@acme.test',
@@ -74,32 +81,51 @@ describe('AccountSettingsPanel', () => {
     const server = accountServer();
     renderPanel();
     type('Current Password', 'correct horse');
-    type('Change Email', ' new@acme.test ');
     type('Change Password', 'battery staple');
     type('Confirm New Password', 'battery staple');
     save();
 
     const status = await screen.findByRole('status');
-    expect(status.textContent).toBe(`${ACCOUNT_SAVED} You sign in as new@acme.test.`);
+    expect(status.textContent).toBe(`${ACCOUNT_SAVED} You sign in as owner@acme.test.`);
     expect(success).toHaveBeenCalledWith('Account Settings saved', { id: 'account-settings' });
     expect(await server.puts()[0]!.json()).toEqual({
       current_password: 'correct horse',
-      email: 'new@acme.test',
       new_password: 'battery staple',
     });
     for (const label of ['Current Password', 'Change Email', 'Change Password', 'Confirm New Password'])
       expect(input(label).value).toBe('');
+  });
 
-    // A password alone: no e-mail is sent.
-    type('Current Password', 'battery staple');
-    type('Change Password', 'another secret');
-    type('Confirm New Password', 'another secret');
+  it('says a confirmation was sent for a new e-mail, asks for its code, and changes it once the code is entered', async () => {
+    const server = accountServer();
+    renderPanel();
+    type('Current Password', 'correct horse');
+    type('Change Email', ' new@acme.test ');
     save();
-    await screen.findByText(`${ACCOUNT_SAVED} You sign in as owner@acme.test.`);
-    expect(await server.puts()[1]!.json()).toEqual({
-      current_password: 'battery staple',
-      new_password: 'another secret',
+
+    await screen.findByText(
+      'We sent a confirmation to new@acme.test. Your sign-in email changes once you enter its code.',
+    );
+    expect(await server.puts()[0]!.json()).toEqual({
+      current_password: 'correct horse',
+      email: 'new@acme.test',
     });
+    expect(input('Change Email').value).toBe('new@acme.test');
+    expect(screen.queryByText(/You sign in as new@acme.test/)).toBeNull();
+
+    type('Current Password', 'correct horse');
+    type('Confirmation Code', '1234');
+    save();
+    expect(await screen.findByText('The confirmation code has 8 digits.')).toBeTruthy();
+    type('Confirmation Code', '12345678');
+    save();
+    await screen.findByText(`${ACCOUNT_SAVED} You sign in as new@acme.test.`);
+    expect(await server.puts()[1]!.json()).toEqual({
+      current_password: 'correct horse',
+      email: 'new@acme.test',
+      email_code: '12345678',
+    });
+    expect(screen.queryByLabelText('Confirmation Code')).toBeNull();
   });
 
   it("shows the server's refusal under the field it names, and as an error", async () => {
