@@ -17,7 +17,9 @@ export interface TestApp {
 /** The whole API on a fresh database, wired to a real sandbox Cloud API listening on a free port. */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const sandbox = await startSandbox({ port: 0 });
+  // Sign-up tests check the PIN and code Herald handed the sandbox; this in-process switch is the only way
+  // /__sandbox/state shows them (masked for every other caller).
+  const sandbox = await startSandbox({ port: 0, revealSecretsInState: true });
   const config = testConfig({ GRAPH_API_BASE: sandbox.url, WEB_DIST_DIR: '/nonexistent', ...overrides });
   const app = await buildApp({ config, pool: db.pool, logger: false });
   await app.ready();

@@ -8,6 +8,7 @@ import { type LogStream, sandboxLoggerOptions } from './logger-options';
 import type { SandboxConfig, SandboxContext } from './context';
 import { GraphError, graphErrorBody, unknownError, unsupportedRequest } from './errors';
 import { registerBsuidControlRoutes } from './routes/bsuid-control';
+import { registerControlAccess } from './control-access';
 import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
 import { Messaging } from './messages/messaging';
@@ -31,6 +32,11 @@ import { stripGraphVersion } from './graph-version';
 import { runAutomaticReview } from './templates/automatic-review';
 import { ReviewScheduler } from './templates/review-scheduler';
 import { WebhookSender } from './webhooks/webhook-sender';
+import {
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_WAIT_MS,
+  META_WEBHOOK_MAX_AGE_MS,
+} from './webhooks/retry-policy';
 import { webhookTarget } from './webhooks/webhook-target';
 
 export interface SandboxOptions {
@@ -55,8 +61,12 @@ export interface SandboxOptions {
   webhookUrl?: string;
   /** Wait before the first webhook retry; each later wait doubles (default 500). */
   webhookRetryBaseMs?: number;
-  /** Webhook attempts in all, the first included (default 5). */
-  webhookMaxAttempts?: number;
+  /** The longest wait between two webhook attempts (default 1 hour). */
+  webhookRetryMaxWaitMs?: number;
+  /** A webhook not taken this long after its first attempt is given up (default 7 days, Meta's). */
+  webhookRetryMaxAgeMs?: number;
+  /** Webhook attempts in all, the first included (default none: only the max age ends the retries). */
+  webhookMaxAttempts?: number | null;
   /** When sent / delivered / read statuses follow an accepted message (default 100 / 300 / 800 ms). */
   statusDelaysMs?: { sent: number; delivered: number; read: number };
   /** Share of accepted messages delivered (default 1). */
@@ -71,6 +81,17 @@ export interface SandboxOptions {
   defaultMessagingLimit?: string;
   /** Marketing templates to US numbers fail with 131049, as Meta's (default true). */
   usMarketingRule?: boolean;
+  /**
+   * Bearer token the control API (`/__sandbox/*`) requires of every caller; unset, it answers only callers on
+   * this machine that came through no proxy (control-access.ts).
+   */
+  controlToken?: string;
+  /**
+   * Tests only, and only in the test's own process (no variable or control setting turns it on): `GET
+   * /__sandbox/state` shows registration PINs and OAuth codes in clear, for tests that check what Herald
+   * registered and spent. Everywhere else they are masked: such a PIN resets a Herald password.
+   */
+  revealSecretsInState?: boolean;
 }
 
 export const DEFAULT_APP_ID = 'herald-sandbox-app';
@@ -83,8 +104,10 @@ function initialConfig(options: SandboxOptions): SandboxConfig {
   return {
     reviewDelayMs: options.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS,
     webhookUrl: checkWebhookUrl(options.webhookUrl ?? null),
-    webhookRetryBaseMs: options.webhookRetryBaseMs ?? 500,
-    webhookMaxAttempts: options.webhookMaxAttempts ?? 5,
+    webhookRetryBaseMs: options.webhookRetryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    webhookRetryMaxWaitMs: options.webhookRetryMaxWaitMs ?? DEFAULT_RETRY_MAX_WAIT_MS,
+    webhookRetryMaxAgeMs: options.webhookRetryMaxAgeMs ?? META_WEBHOOK_MAX_AGE_MS,
+    webhookMaxAttempts: options.webhookMaxAttempts ?? null,
     ...MESSAGING_DEFAULTS,
     statusDelaysMs: { ...(options.statusDelaysMs ?? MESSAGING_DEFAULTS.statusDelaysMs) },
     deliveredRate: options.deliveredRate ?? MESSAGING_DEFAULTS.deliveredRate,
@@ -131,10 +154,16 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
         ctx.persistence?.changed();
       },
     ),
-    webhooks: new WebhookSender(appSecret, () => ({
-      retryBaseMs: config.webhookRetryBaseMs,
-      maxAttempts: config.webhookMaxAttempts,
-    })),
+    webhooks: new WebhookSender(
+      appSecret,
+      () => ({
+        retryBaseMs: config.webhookRetryBaseMs,
+        retryMaxWaitMs: config.webhookRetryMaxWaitMs,
+        retryMaxAgeMs: config.webhookRetryMaxAgeMs,
+        maxAttempts: config.webhookMaxAttempts,
+      }),
+      () => ctx.persistence?.changed(),
+    ),
     messaging: new Messaging(
       (wabaId, payload) => {
         // Posted statuses leave the queue the state file keeps.
@@ -202,7 +231,8 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
     return reply.code(error.httpStatus).send(graphErrorBody(error));
   });
 
-  registerControlRoutes(app, ctx);
+  registerControlAccess(app, options.controlToken);
+  registerControlRoutes(app, ctx, { revealSecrets: options.revealSecretsInState === true });
   registerBsuidControlRoutes(app, ctx);
   registerPhoneNumberControlRoutes(app, ctx);
   registerEmbeddedSignupRoutes(app, ctx);

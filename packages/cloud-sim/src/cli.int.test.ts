@@ -43,6 +43,9 @@ describe('cli', () => {
     ['SANDBOX_REVIEW_DELAY_MS', 'soon'],
     ['SANDBOX_WEBHOOK_URL', 'not-a-url'],
     ['SANDBOX_WEBHOOK_MAX_ATTEMPTS', '0'],
+    ['SANDBOX_WEBHOOK_RETRY_MAX_WAIT_MS', 'hourly'],
+    ['SANDBOX_WEBHOOK_RETRY_MAX_AGE_MS', '7d'],
+    ['SANDBOX_CONTROL_TOKEN', 'too-short'],
     ['SANDBOX_DEFAULT_MESSAGING_LIMIT', 'TIER_1K'],
     ['SANDBOX_US_MARKETING_RULE', 'maybe'],
   ])('exits 1 naming %s when it is %j', async (name, value) => {
@@ -95,5 +98,37 @@ describe('cli', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('takes the retry policy from the environment and asks SANDBOX_CONTROL_TOKEN of control callers', async () => {
+    const token = 'control-token-0123456789';
+    const child = startCli({
+      SANDBOX_PORT: '0',
+      SANDBOX_LOG_FILE: join(dir, 'guarded', 'calls.jsonl'),
+      SANDBOX_CONTROL_TOKEN: token,
+      SANDBOX_WEBHOOK_RETRY_BASE_MS: '20',
+      SANDBOX_WEBHOOK_RETRY_MAX_WAIT_MS: '400',
+      SANDBOX_WEBHOOK_RETRY_MAX_AGE_MS: '60000',
+    });
+    const exit = exited(child);
+    const line = await new Promise<string>((done) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) done(out.trim());
+      });
+    });
+    const url = line.slice('sandbox listening on '.length);
+    expect((await fetch(`${url}/__sandbox/config`)).status).toBe(401);
+    const answer = await fetch(`${url}/__sandbox/config`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({
+      webhook_retry_base_ms: 20,
+      webhook_retry_max_wait_ms: 400,
+      webhook_retry_max_age_ms: 60000,
+      webhook_max_attempts: null,
+    });
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
   });
 });

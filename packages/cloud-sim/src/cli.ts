@@ -46,12 +46,22 @@ function parseFlag(name: string): boolean | undefined {
   fail(`${name} must be true or false, got "${raw}"`);
 }
 
+/** Long enough not to be guessed, as Herald asks of METRICS_TOKEN. */
+function parseControlToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) fail('SANDBOX_CONTROL_TOKEN must be at least 16 characters');
+  return raw;
+}
+
 const port = parsePort(process.env.SANDBOX_PORT);
 const defaultMessagingLimit = parseTier(process.env.SANDBOX_DEFAULT_MESSAGING_LIMIT);
 const usMarketingRule = parseFlag('SANDBOX_US_MARKETING_RULE');
 const reviewDelayMs = parseWholeNumber('SANDBOX_REVIEW_DELAY_MS', 0);
 const webhookRetryBaseMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_BASE_MS', 0);
+const webhookRetryMaxWaitMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_MAX_WAIT_MS', 0);
+const webhookRetryMaxAgeMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_MAX_AGE_MS', 0);
 const webhookMaxAttempts = parseWholeNumber('SANDBOX_WEBHOOK_MAX_ATTEMPTS', 1);
+const controlToken = parseControlToken(process.env.SANDBOX_CONTROL_TOKEN);
 const webhookUrl = parseWebhookUrl(process.env.SANDBOX_WEBHOOK_URL);
 const host = process.env.SANDBOX_HOST || '127.0.0.1';
 const logFile = resolve(process.env.SANDBOX_LOG_FILE || './data/sandbox/calls.jsonl');
@@ -70,7 +80,10 @@ try {
     ...(reviewDelayMs === undefined ? {} : { reviewDelayMs }),
     ...(webhookUrl === undefined ? {} : { webhookUrl }),
     ...(webhookRetryBaseMs === undefined ? {} : { webhookRetryBaseMs }),
+    ...(webhookRetryMaxWaitMs === undefined ? {} : { webhookRetryMaxWaitMs }),
+    ...(webhookRetryMaxAgeMs === undefined ? {} : { webhookRetryMaxAgeMs }),
     ...(webhookMaxAttempts === undefined ? {} : { webhookMaxAttempts }),
+    ...(controlToken === undefined ? {} : { controlToken }),
     ...(defaultMessagingLimit === undefined ? {} : { defaultMessagingLimit }),
     ...(usMarketingRule === undefined ? {} : { usMarketingRule }),
   });

@@ -12,8 +12,12 @@ export interface SandboxConfig {
   reviewDelayMs: number;
   /** Where notifications go when the WABA's subscription has no override_callback_uri. */
   webhookUrl: string | null;
+  /** Webhook retries (webhooks/retry-policy.ts): first wait, doubling up to the max wait, up to the max age. */
   webhookRetryBaseMs: number;
-  webhookMaxAttempts: number;
+  webhookRetryMaxWaitMs: number;
+  webhookRetryMaxAgeMs: number;
+  /** An extra cap on attempts (null: none, only the max age, as Meta's). */
+  webhookMaxAttempts: number | null;
   /** After acceptance: when sent, delivered and read statuses are posted. */
   statusDelaysMs: { sent: number; delivered: number; read: number };
   /** Share of accepted messages that are delivered. */

@@ -6,6 +6,8 @@ const initial = (): SandboxConfig => ({
   reviewDelayMs: 2000,
   webhookUrl: null,
   webhookRetryBaseMs: 500,
+  webhookRetryMaxWaitMs: 3_600_000,
+  webhookRetryMaxAgeMs: 604_800_000,
   webhookMaxAttempts: 5,
   ...MESSAGING_DEFAULTS,
   statusDelaysMs: { ...MESSAGING_DEFAULTS.statusDelaysMs },
@@ -23,6 +25,28 @@ describe('updateConfig', () => {
     });
     updateConfig(config, { webhook_url: null });
     expect(config.webhookUrl).toBeNull();
+  });
+
+  it('takes the webhook retry policy, null lifting the cap on attempts', () => {
+    const config = initial();
+    updateConfig(config, {
+      webhook_retry_base_ms: '20',
+      webhookRetryMaxWaitMs: 80,
+      webhook_retry_max_age_ms: 1000,
+      webhook_max_attempts: null,
+    });
+    expect(configView(config)).toMatchObject({
+      webhook_retry_base_ms: 20,
+      webhook_retry_max_wait_ms: 80,
+      webhook_retry_max_age_ms: 1000,
+      webhook_max_attempts: null,
+    });
+    updateConfig(config, { webhook_max_attempts: 3 });
+    expect(config.webhookMaxAttempts).toBe(3);
+    expect(() => updateConfig(config, { webhook_retry_max_age_ms: -1 })).toThrow(/webhook_retry_max_age_ms/);
+    expect(() => updateConfig(config, { webhook_retry_max_wait_ms: 2 ** 31 })).toThrow(
+      /webhook_retry_max_wait_ms/,
+    );
   });
 
   it('changes nothing when any value is bad', () => {

@@ -2,12 +2,15 @@ import type { SandboxConfig } from './context';
 import { invalidParameter } from './errors';
 import { DEFAULT_PORTFOLIO_TIER, isPortfolioTier, TIER_NAMES } from './messages/portfolio-tiers';
 import type { PortfolioTier } from './messages/portfolio-tiers';
+import { LONGEST_TIMER_MS } from './webhooks/retry-policy';
 
 /** Control-API names are snake_case like the rest of the wire; camelCase is accepted too. */
 const KEYS = {
   reviewDelayMs: ['review_delay_ms', 'reviewDelayMs'],
   webhookUrl: ['webhook_url', 'webhookUrl'],
   webhookRetryBaseMs: ['webhook_retry_base_ms', 'webhookRetryBaseMs'],
+  webhookRetryMaxWaitMs: ['webhook_retry_max_wait_ms', 'webhookRetryMaxWaitMs'],
+  webhookRetryMaxAgeMs: ['webhook_retry_max_age_ms', 'webhookRetryMaxAgeMs'],
   webhookMaxAttempts: ['webhook_max_attempts', 'webhookMaxAttempts'],
   statusDelaysMs: ['status_delays_ms', 'statusDelaysMs'],
   deliveredRate: ['delivered_rate', 'deliveredRate'],
@@ -58,6 +61,12 @@ function wholeNumber(value: unknown, name: string, min: number, max = Number.MAX
     );
   }
   return n;
+}
+
+/** null (or an empty value) lifts the cap: retries then end only with the max age. */
+function maxAttempts(value: unknown): number | null {
+  if (value === null || value === '' || value === 'null') return null;
+  return wholeNumber(value, 'webhook_max_attempts', 1);
 }
 
 function share(value: unknown, name: string): number {
@@ -126,8 +135,14 @@ export function updateConfig(config: SandboxConfig, params: Record<string, unkno
   if (url !== undefined) next.webhookUrl = checkWebhookUrl(url);
   const base = pick(params, KEYS.webhookRetryBaseMs);
   if (base !== undefined) next.webhookRetryBaseMs = wholeNumber(base, 'webhook_retry_base_ms', 0);
+  const maxWait = pick(params, KEYS.webhookRetryMaxWaitMs);
+  if (maxWait !== undefined) {
+    next.webhookRetryMaxWaitMs = wholeNumber(maxWait, 'webhook_retry_max_wait_ms', 0, LONGEST_TIMER_MS);
+  }
+  const maxAge = pick(params, KEYS.webhookRetryMaxAgeMs);
+  if (maxAge !== undefined) next.webhookRetryMaxAgeMs = wholeNumber(maxAge, 'webhook_retry_max_age_ms', 0);
   const attempts = pick(params, KEYS.webhookMaxAttempts);
-  if (attempts !== undefined) next.webhookMaxAttempts = wholeNumber(attempts, 'webhook_max_attempts', 1);
+  if (attempts !== undefined) next.webhookMaxAttempts = maxAttempts(attempts);
   const delays = pick(params, KEYS.statusDelaysMs);
   if (delays !== undefined) next.statusDelaysMs = statusDelays(delays, config.statusDelaysMs);
   const shares = [
@@ -165,6 +180,8 @@ export function configView(config: SandboxConfig) {
     review_delay_ms: config.reviewDelayMs,
     webhook_url: config.webhookUrl,
     webhook_retry_base_ms: config.webhookRetryBaseMs,
+    webhook_retry_max_wait_ms: config.webhookRetryMaxWaitMs,
+    webhook_retry_max_age_ms: config.webhookRetryMaxAgeMs,
     webhook_max_attempts: config.webhookMaxAttempts,
     status_delays_ms: { ...config.statusDelaysMs },
     delivered_rate: config.deliveredRate,

@@ -6,9 +6,34 @@ import { signUpBusiness } from '../sign-up';
 import { parseFaultPatch } from '../messages/faults';
 import { configView, updateConfig } from '../sandbox-config';
 import { forceReview } from '../templates/forced-review';
+import type { SandboxSnapshot } from '../state';
 
-/** Test-only endpoints under `/__sandbox/`; they need no token, like a vendor's own test console. */
-export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+/** What stands in for a secret in control answers: that there is one, never what it is. */
+const MASKED = '••••';
+
+/**
+ * The state without what would let its reader act as someone: a registration's PIN (Herald's "forgot
+ * password" asks for it), an unspent OAuth code (exchanged, it is a business token). Tokens and the app secret
+ * are never in the snapshot at all.
+ */
+function maskSecrets(snapshot: SandboxSnapshot): SandboxSnapshot {
+  return {
+    ...snapshot,
+    codes: snapshot.codes.map((c) => ({ ...c, code: MASKED })),
+    registrations: snapshot.registrations.map((r) => ({ ...r, pin: r.pin === null ? null : MASKED })),
+  };
+}
+
+/**
+ * Test-only endpoints under `/__sandbox/`, like a vendor's own test console; control-access.ts decides who may
+ * call them. POST /__sandbox/wabas answers the new business's one-time code, as the Embedded Signup popup
+ * hands it to the browser: that is its purpose, and the code is the caller's own, freshly made.
+ */
+export function registerControlRoutes(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  options: { revealSecrets: boolean } = { revealSecrets: false },
+): void {
   let created = 0;
 
   app.post('/__sandbox/reset', async () => {
@@ -26,7 +51,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.get('/__sandbox/state', async () => ({
     app_id: ctx.appId,
-    ...ctx.state.snapshot(),
+    ...(options.revealSecrets ? ctx.state.snapshot() : maskSecrets(ctx.state.snapshot())),
     pending_reviews: ctx.reviews.pending(),
     webhook_deliveries: ctx.webhooks.deliveries(),
     messaging: ctx.messaging.snapshot(),

@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { nextAttempt, retryWait } from './retry-policy';
+import type { WebhookRetryPolicy } from './retry-policy';
 import { signPayload, webhookBody } from './sign-payload';
 
-interface WebhookRetryPolicy {
-  /** Wait before the 2nd attempt; each later wait doubles. */
-  retryBaseMs: number;
-  /** Attempts in all, the first included. */
-  maxAttempts: number;
-}
-
-interface WebhookAttempt {
+export interface WebhookAttempt {
   at: string;
   http_status: number | null;
   error: string | null;
@@ -25,6 +20,10 @@ interface WebhookDelivery {
   signature: string;
   created_at: string;
   delivered_at: string | null;
+  /** When the next attempt is due (null: none is planned). */
+  next_attempt_at: string | null;
+  /** Why a `failed` delivery was given up. */
+  failure: string | null;
 }
 
 /** A delivery still to be made, as the state file keeps it across a restart (see persistence/). */
@@ -36,17 +35,19 @@ export interface SavedDelivery {
   body: unknown;
   attempts: number;
   created_at: string;
+  /** The attempts themselves, and when the next was due (absent in files of older sandboxes). */
+  attempt_log?: WebhookAttempt[];
+  next_attempt_at?: string | null;
 }
 
 const ATTEMPT_TIMEOUT_MS = 5000;
 /** Finished deliveries kept for `/__sandbox/state`; older ones are forgotten so memory stays bounded. */
 const MAX_SETTLED_RECORDS = 500;
-/** Backoff doubles up to this wait, so many attempts (Meta retries for days) stay usefully spaced. */
-const MAX_RETRY_WAIT_MS = 30_000;
 
 /**
  * Posts signed notifications as Meta does: the raw JSON body with `X-Hub-Signature-256`, retried with
- * exponential backoff until a 2xx answer or the last attempt. Every delivery is kept for tests to read.
+ * exponential back-off until a 2xx answer or the policy gives up (retry-policy.ts: for up to 7 days by
+ * default). Every delivery is kept for tests to read.
  */
 export class WebhookSender {
   private records: WebhookDelivery[] = [];
@@ -56,6 +57,8 @@ export class WebhookSender {
   constructor(
     private readonly appSecret: string,
     private readonly policy: () => WebhookRetryPolicy,
+    /** Told when a delivery settles, so the saved list of pending ones follows. */
+    private readonly onSettled: () => void = () => undefined,
   ) {}
 
   send(url: string | null, payload: unknown, meta: { field: string; wabaId: string }): WebhookDelivery {
@@ -71,6 +74,8 @@ export class WebhookSender {
       signature: signPayload(raw, this.appSecret),
       created_at: new Date().toISOString(),
       delivered_at: null,
+      next_attempt_at: null,
+      failure: null,
     };
     this.records.push(delivery);
     if (this.records.length > 2 * MAX_SETTLED_RECORDS) this.forgetOldSettled();
@@ -90,14 +95,20 @@ export class WebhookSender {
         body: d.body,
         attempts: d.attempts.length,
         created_at: d.created_at,
+        attempt_log: d.attempts,
+        next_attempt_at: d.next_attempt_at,
       }));
   }
 
   /**
-   * Sends again, at once, what a previous run had not delivered; its attempts count on (one the stop
-   * interrupted may have arrived: Meta's webhooks are at least once too).
+   * Carries on with what a previous run had not delivered, as if the sandbox had not stopped: the attempts
+   * made count on, the age runs from the first post (older than the max age: given up), and the next attempt
+   * comes when it was due, or sooner if the policy now in force waits less. One the stop interrupted may have
+   * arrived: Meta's webhooks are at least once too.
    */
   resume(saved: SavedDelivery[]): void {
+    const now = Date.now();
+    const policy = this.policy();
     for (const s of saved) {
       const raw = webhookBody(s.body);
       const delivery: WebhookDelivery = {
@@ -106,18 +117,32 @@ export class WebhookSender {
         field: s.field,
         waba_id: s.waba_id,
         status: 'pending',
-        attempts: Array.from({ length: s.attempts }, () => ({
-          at: s.created_at,
-          http_status: null,
-          error: 'before the sandbox restarted',
-        })),
+        attempts:
+          s.attempt_log ??
+          Array.from({ length: s.attempts }, () => ({
+            at: s.created_at,
+            http_status: null,
+            error: 'before the sandbox restarted',
+          })),
         body: s.body,
         signature: signPayload(raw, this.appSecret),
         created_at: s.created_at,
         delivered_at: null,
+        next_attempt_at: null,
+        failure: null,
       };
       this.records.push(delivery);
-      void this.attempt(delivery, s.url, raw);
+      const made = delivery.attempts.length;
+      const savedDue = s.next_attempt_at ? Date.parse(s.next_attempt_at) : now;
+      const wait = made === 0 ? 0 : Math.max(0, Math.min(savedDue - now, retryWait(policy, made)));
+      const createdAt = Date.parse(s.created_at);
+      if (now + wait - createdAt > policy.retryMaxAgeMs) {
+        this.giveUp(delivery, `older than ${policy.retryMaxAgeMs} ms when the sandbox restarted`);
+      } else if (policy.maxAttempts !== null && made >= policy.maxAttempts) {
+        this.giveUp(delivery, `no answer 2xx after ${made} attempts`);
+      } else {
+        this.schedule(delivery, s.url, raw, wait);
+      }
     }
   }
 
@@ -131,7 +156,11 @@ export class WebhookSender {
     this.timers.clear();
     for (const controller of this.inFlight) controller.abort();
     this.inFlight.clear();
-    for (const d of this.records) if (d.status === 'pending') d.status = 'cancelled';
+    for (const d of this.records) {
+      if (d.status !== 'pending') continue;
+      d.status = 'cancelled';
+      d.next_attempt_at = null;
+    }
   }
 
   clear(): void {
@@ -174,19 +203,34 @@ export class WebhookSender {
     if (record.http_status !== null && record.http_status >= 200 && record.http_status < 300) {
       delivery.status = 'delivered';
       delivery.delivered_at = new Date().toISOString();
+      this.onSettled();
       return;
     }
-    const { retryBaseMs, maxAttempts } = this.policy();
-    if (delivery.attempts.length >= maxAttempts) {
-      delivery.status = 'failed';
-      return;
-    }
-    const wait = Math.min(MAX_RETRY_WAIT_MS, retryBaseMs * 2 ** (delivery.attempts.length - 1));
+    const now = Date.now();
+    const next = nextAttempt(
+      this.policy(),
+      { attemptsMade: delivery.attempts.length, createdAt: Date.parse(delivery.created_at) },
+      now,
+    );
+    if (next.giveUp) this.giveUp(delivery, next.reason);
+    else this.schedule(delivery, url, raw, next.at - now);
+  }
+
+  private schedule(delivery: WebhookDelivery, url: string, raw: string, waitMs: number): void {
+    delivery.next_attempt_at = new Date(Date.now() + waitMs).toISOString();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      delivery.next_attempt_at = null;
       void this.attempt(delivery, url, raw);
-    }, wait);
+    }, waitMs);
     timer.unref();
     this.timers.add(timer);
+  }
+
+  private giveUp(delivery: WebhookDelivery, reason: string): void {
+    delivery.status = 'failed';
+    delivery.failure = reason;
+    delivery.next_attempt_at = null;
+    this.onSettled();
   }
 }
