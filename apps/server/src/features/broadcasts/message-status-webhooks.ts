@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
+import { lockMessageRows, type MessageRowKey } from '../../db/message-row-locks';
 import type { NewInbound } from '../replies/inbound-webhooks';
-import { linkLockedReplies, replyBroadcasts } from '../replies/reply-links';
+import { linkLockedReplies, replyTargets } from '../replies/reply-links';
 import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
 import type { WebhookBatch, WebhookHandler } from '../webhooks/webhook-processor';
 import { lockBroadcasts, markCountsStale } from './broadcast-counts';
@@ -97,10 +98,13 @@ export function broadcastWrites(batch: WebhookBatch): BroadcastWrites {
 async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites): Promise<void> {
   const pausing = await broadcastsToPause(client, writes.pauses);
   const targets = await statusTargets(client, writes.statuses);
-  const answered = await replyBroadcasts(client, writes.replies);
+  const answered = await replyTargets(client, writes.replies);
   if (pausing.length === 0 && targets.length === 0 && answered.length === 0) return;
-  await lockBroadcasts(client, [...pausing.map((p) => p.id), ...targets, ...answered]);
+  const rows = [...targets, ...answered];
+  await lockBroadcasts(client, [...pausing.map((p) => p.id), ...rows.map((r) => r.broadcastId)]);
   await pauseLockedBroadcasts(client, pausing);
+  // The statuses' and the replies' rows in one statement, so they too are locked in one id order.
+  await lockMessageRows(client, rows);
   if (targets.length > 0) await applyStatuses(client, writes.statuses, targets);
   // After the statuses, so a reply and its message's 'sent' in one batch link whatever their order.
   await linkLockedReplies(client, writes.replies, answered);
@@ -119,31 +123,36 @@ const statusParams = (statuses: IncomingStatus[]) => [
   statuses.map((s) => s.pricingType),
 ];
 
-/** The broadcasts the statuses' rows belong to, within the WABA each entry names. Plain reads: no lock yet. */
-async function statusTargets(client: PoolClient, statuses: IncomingStatus[]): Promise<number[]> {
+/** The message rows the statuses name, within the WABA each entry names. A plain read: no lock yet. */
+async function statusTargets(client: PoolClient, statuses: IncomingStatus[]): Promise<StatusTarget[]> {
   if (statuses.length === 0) return [];
-  const { rows } = await client.query<{ broadcast_id: number }>(
-    `${TARGETS_SQL} select distinct broadcast_id::int from best`,
+  const { rows } = await client.query<StatusTarget>(
+    `${TARGETS_SQL} select id::int, waba_account_id::int as "accountId", broadcast_id::int as "broadcastId" from best`,
     statusParams(statuses),
   );
-  return rows.map((r) => r.broadcast_id);
+  return rows;
 }
 
-/** Applies statuses to their rows; the caller has locked their broadcasts (`broadcastIds`). */
+interface StatusTarget extends MessageRowKey {
+  broadcastId: number;
+}
+
+/**
+ * Applies statuses to their rows (`targets`), which the caller has locked with their broadcasts, each in a
+ * statement of its own (lockMessageRows says why): the update reads them as they are now. A row found only now
+ * (by a wamid the sender wrote meanwhile) is left to the repair sweep rather than written unlocked.
+ */
 async function applyStatuses(
   client: PoolClient,
   statuses: IncomingStatus[],
-  broadcastIds: number[],
+  targets: StatusTarget[],
 ): Promise<void> {
-  const params = statusParams(statuses);
   await client.query(
     `${TARGETS_SQL},
-     -- The targets with their rows locked in id order. The update then joins each locked target to its row by
-     -- the primary key: joining the CTE 'best' again would be a nested loop over a CTE the planner believes
-     -- has one row (quadratic in the batch: 10,000 statuses took seconds).
-     locked as materialized (
-       select t.* from best t join broadcast_messages lm on lm.waba_account_id = t.waba_account_id and lm.id = t.id
-        order by lm.id for update of lm)
+     -- The locked targets, materialized: the update joins each to its row by the primary key (joining the CTE
+     -- 'best' directly was a nested loop over a CTE the planner believes has one row: quadratic in the batch,
+     -- 10,000 statuses took seconds).
+     locked as materialized (select * from best where id = any($11::bigint[]))
      update broadcast_messages m
         -- A failure that is not Herald's has its own outcome: 131049 limited (sent again no sooner than a day
         -- later, limited-retry.ts), 131026 not on WhatsApp (never again).
@@ -158,9 +167,10 @@ async function applyStatuses(
             failed_at = case when t.status = 'failed' then now() else m.failed_at end,
             next_attempt_at = case when t.status = 'failed' and t.code = ${MARKETING_LIMIT}
                                    then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end,
-            -- An unknown outcome's explanation no longer holds once WhatsApp has told what happened.
-            error_code = case when t.status = 'failed' then t.code when m.state = 'unknown' then null else m.error_code end,
-            error_title = case when t.status = 'failed' then t.title when m.state = 'unknown' then null else m.error_title end,
+            -- Only a failure keeps an error: a message WhatsApp sent shows neither an earlier attempt's error (a
+            -- refused connection retried) nor an unknown outcome's explanation.
+            error_code = case when t.status = 'failed' then t.code end,
+            error_title = case when t.status = 'failed' then t.title end,
             -- The first pricing Meta states is kept (every later status repeats it), with the time it came:
             -- the day the rate card prices it at (decision 048).
             pricing_billable = coalesce(m.pricing_billable, t.billable),
@@ -177,9 +187,9 @@ async function applyStatuses(
              or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
                 < array_position(array['sent', 'delivered', 'read'], t.status))
         and not (t.status = 'failed' and m.state = 'delivered')`,
-    params,
+    [...statusParams(statuses), targets.map((t) => t.id)],
   );
-  await markCountsStale(client, broadcastIds);
+  await markCountsStale(client, [...new Set(targets.map((t) => t.broadcastId))]);
 }
 
 /**

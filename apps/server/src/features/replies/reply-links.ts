@@ -41,19 +41,30 @@ const linkSql = (states: string[], only: string) => `
           order by m.accepted_at desc, m.id desc limit 1)
         limit 1) found)`;
 
-/** The broadcasts the batch's replies may answer (plain read, no lock): the batch locks them in its one order. */
-export async function replyBroadcasts(client: PoolClient, replies: NewInbound[]): Promise<number[]> {
-  if (replies.length === 0) return [];
-  const { rows } = await client.query<{ broadcast_id: number }>(
-    `${linkSql(['accepted', 'held', 'sent', 'delivered', 'read', 'unknown'], '')}
-     select distinct broadcast_id::int from t`,
-    params(replies),
-  );
-  return rows.map((r) => r.broadcast_id);
+/** A message row a reply of the batch may answer, with its broadcast. */
+export interface ReplyTarget {
+  accountId: number;
+  id: number;
+  broadcastId: number;
 }
 
 /**
- * Links replies to the messages they answer, in broadcasts the caller has locked (`broadcastIds`): the inbound
+ * The message rows the batch's replies may answer (plain read, no lock): the batch locks their broadcasts, then
+ * them, in its one order, before it links anything.
+ */
+export async function replyTargets(client: PoolClient, replies: NewInbound[]): Promise<ReplyTarget[]> {
+  if (replies.length === 0) return [];
+  const { rows } = await client.query<ReplyTarget>(
+    `${linkSql(['accepted', 'held', 'sent', 'delivered', 'read', 'unknown'], '')}
+     select distinct account::int as "accountId", message_id::int as id, broadcast_id::int as "broadcastId" from t`,
+    params(replies),
+  );
+  return rows;
+}
+
+/**
+ * Links replies to the messages they answer, among the message rows the caller has locked (`targets`, with
+ * their broadcasts; lockMessageRows says why the lock comes in a statement of its own): the inbound
  * row names its message; the message keeps its earliest answer (reply_id and engaged_at; replied_at for a
  * written one), whatever order the webhooks came in; the broadcast counts its recipients who replied. The
  * message update's trigger moves the Dashboard's figures in the same statement (migration 015).
@@ -61,9 +72,9 @@ export async function replyBroadcasts(client: PoolClient, replies: NewInbound[])
 export async function linkLockedReplies(
   client: PoolClient,
   replies: NewInbound[],
-  broadcastIds: number[],
+  targets: ReplyTarget[],
 ): Promise<void> {
-  if (replies.length === 0 || broadcastIds.length === 0) return;
+  if (replies.length === 0 || targets.length === 0) return;
   await client.query(
     `${linkSql(['sent', 'delivered', 'read'], 'and b.id = any($7::bigint[])')},
      linked as (update inbound_messages i set broadcast_message_id = t.message_id
@@ -74,8 +85,8 @@ export async function linkLockedReplies(
          from t group by account, message_id),
      locked as materialized (
        select m.id, m.broadcast_id, m.reply_id from broadcast_messages m
-        where (m.waba_account_id, m.id) in (select account, message_id from agg) order by m.id for update),
-     -- The first answer of each message not answered before (locked reads the row as it is now).
+        where (m.waba_account_id, m.id) in (select account, message_id from agg) and m.id = any($8::bigint[])),
+     -- The first answer of each message not answered before (the rows are locked: this reads them as they are).
      newly as (select broadcast_id, count(*)::int as n from locked where reply_id is null group by broadcast_id),
      counted as (update broadcasts b set replied_count = b.replied_count + newly.n from newly
                   where b.id = newly.broadcast_id)
@@ -85,6 +96,6 @@ export async function linkLockedReplies(
             replied_at = least(m.replied_at, a.first_written)
        from agg a join locked l on l.id = a.message_id
       where m.waba_account_id = a.account and m.id = a.message_id`,
-    [...params(replies), broadcastIds],
+    [...params(replies), [...new Set(targets.map((t) => t.broadcastId))], targets.map((t) => t.id)],
   );
 }
