@@ -96,7 +96,10 @@ export async function settleMessages(pool: Pool, accountId: number, results: Sen
        ${LOCKED}
        update broadcast_messages m
           set state = case when m.state in ('sending', 'unconfirmed', 'unknown') then x.state else m.state end,
-              wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at)
+              wamid = x.wamid, accepted_at = coalesce(m.accepted_at, x.at),
+              -- Accepted: an earlier attempt's error (a retried outage) no longer describes the message.
+              error_code = case when m.state in ('sending', 'unconfirmed', 'unknown') then null else m.error_code end,
+              error_title = case when m.state in ('sending', 'unconfirmed', 'unknown') then null else m.error_title end
          from x where ${inLocked('$5')} and m.id = x.id`,
       [
         accepted.map((r) => r.id),
