@@ -16,7 +16,7 @@ import { settleMessages, type SendResult } from './message-settle';
  * Run on the suite's database server and on an embedded PostgreSQL 18 cluster.
  */
 const MESSAGES = 120;
-/** Rounds on one table: the drop showed from the fourth on a fresh database, once its statistics had caught up. */
+/** Rounds on one table: the drop showed from the fourth round on, every run. */
 const ROUNDS = 6;
 
 interface Setup {
@@ -137,13 +137,17 @@ async function statusesWhileTheSenderSettles(setup: Setup) {
 const expected = { states: [{ state: 'failed', n: MESSAGES }], unprocessed: 0 };
 const roundsExpected = Array.from({ length: ROUNDS }, (_, round) => ({ round, ...expected }));
 
-/** The schedule again and again on one table, its rows removed and its statistics taken between rounds. */
+/**
+ * The schedule again and again on one table, its rows removed between rounds and its statistics left as the
+ * first round found them (autovacuum off for the test's table, so no analyze runs meanwhile): once the table
+ * has that history, PostgreSQL 18 dropped the rows every time (from the fourth round on a fresh database).
+ */
 async function rounds(setup: Setup) {
+  await setup.t.db.pool.query('alter table broadcast_messages set (autovacuum_enabled = false)');
   const outcomes = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     outcomes.push({ round, ...(await statusesWhileTheSenderSettles(setup)) });
     await setup.t.db.pool.query('delete from broadcast_messages');
-    await setup.t.db.pool.query('analyze broadcast_messages');
   }
   return outcomes;
 }
