@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
+import { DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './features/broadcasts/broadcast-completion';
 
 describe('loadConfig', () => {
   it('fills defaults for an empty environment', () => {
@@ -8,6 +9,14 @@ describe('loadConfig', () => {
     expect(config.SANDBOX_PORT).toBe(8787);
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.graphApiBase).toBe('http://127.0.0.1:8787');
+  });
+
+  it("waits Meta's 7-day webhook retry window for a lost send's status by default, and no longer", () => {
+    expect(loadConfig({}).MESSAGE_OUTCOME_TIMEOUT_SECONDS).toBe(7 * 86_400);
+    expect(DEFAULT_OUTCOME_TIMEOUT_SECONDS).toBe(loadConfig({}).MESSAGE_OUTCOME_TIMEOUT_SECONDS);
+    expect(() => loadConfig({ MESSAGE_OUTCOME_TIMEOUT_SECONDS: '604801' })).toThrow(
+      /MESSAGE_OUTCOME_TIMEOUT_SECONDS/,
+    );
   });
 
   it('names the bad variable in one line', () => {

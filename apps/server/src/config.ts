@@ -76,14 +76,15 @@ export const EnvSchema = z.object({
   SENDER_LEASE_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).default(15),
   /**
    * An unconfirmed message (its sender died mid-request) with no status webhook after this long gets the outcome
-   * 'unknown', so its broadcast completes; never resent, and a later status still updates it (decision 022).
+   * 'unknown'; never resent, and a later status still updates it (decision 022). 7 days by default, Meta's
+   * webhook retry window; its broadcast completes without waiting for it (decision 069).
    */
   MESSAGE_OUTCOME_TIMEOUT_SECONDS: z.coerce
     .number({ message: 'must be a number of seconds' })
     .int()
     .min(1)
     .max(604_800, 'must be at most 604800 (7 days, how long Meta retries a webhook)')
-    .default(3_600),
+    .default(604_800),
   /**
    * How many times a message WhatsApp limited (131049, its per-user marketing limit) is sent again, each no
    * sooner than 24 hours after it was limited; 0 never (decision 028).

@@ -4,14 +4,16 @@ import { LOCKED, onLocked } from './message-settle';
 
 /**
  * MESSAGE_OUTCOME_TIMEOUT_SECONDS's default (config.ts): how long an unconfirmed message waits for a status
- * before its outcome is 'unknown'. Decision 022 says why an hour.
+ * before its outcome is 'unknown'. Meta retries a status webhook it could not deliver for up to 7 days, so
+ * until then a status may still come; calling it unknown sooner would be a guess (decision 069).
  */
-export const DEFAULT_OUTCOME_TIMEOUT_SECONDS = 3_600;
+export const DEFAULT_OUTCOME_TIMEOUT_SECONDS = 7 * 86_400;
 
 /**
- * A broadcast is completed once nothing is left to send or in doubt (decision 022): no message queued,
- * sending or unconfirmed, and its audience written. Accepted messages do not hold it: their statuses keep
- * updating the counts after it completes.
+ * A broadcast is completed once nothing is left to send: no message queued or sending, and its audience
+ * written (decisions 022, 069). Neither accepted nor unconfirmed messages hold it: an unconfirmed one only
+ * awaits its status (the report shows it pending), which may take Meta's whole retry window; it turns
+ * unknown after the outcome timeout, and any status that lands, before or after, updates the counts.
  */
 export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSeconds: number): Promise<void> {
   // Unconfirmed (its sender died mid-request) with no status webhook within the outcome timeout: its fate is
@@ -34,20 +36,22 @@ export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSecon
                            where a.waba_account_id = b.waba_account_id and a.broadcast_id = b.id)
           and not exists (select 1 from broadcast_messages m
                            where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
-                             and m.state in ('queued', 'sending', 'unconfirmed'))
+                             and m.state in ('queued', 'sending'))
         order by b.id for update of b)
      update broadcasts b set status = 'completed', completed_at = now()
        from finished f where b.id = f.id and b.status = 'sending'`,
   );
 }
 
-/** The report's explanation of an unknown outcome, naming the time waited ("1 hour", "90 minutes", "2 seconds"). */
+/** The report's explanation of an unknown outcome, naming the time waited ("7 days", "1 hour", "2 seconds"). */
 export function unknownExplanation(seconds: number): string {
   const [n, unit] =
-    seconds % 3_600 === 0
-      ? [seconds / 3_600, 'hour']
-      : seconds % 60 === 0
-        ? [seconds / 60, 'minute']
-        : [seconds, 'second'];
+    seconds % 86_400 === 0
+      ? [seconds / 86_400, 'day']
+      : seconds % 3_600 === 0
+        ? [seconds / 3_600, 'hour']
+        : seconds % 60 === 0
+          ? [seconds / 60, 'minute']
+          : [seconds, 'second'];
   return `No delivery status arrived from WhatsApp within ${n} ${unit}${n === 1 ? '' : 's'}; the message may or may not have been delivered.`;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { FIRST_ROWS, SLICE_ROWS, startNextDueBroadcast, writeAudienceSlices } from './audience-writer';
 import { completeFinishedBroadcasts, DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './broadcast-completion';
+import { HolderLock } from './holder-lock';
 import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-retry';
 import { NumberSender, type SenderSettings } from './number-sender';
 import { SendGate } from './send-gate';
@@ -25,6 +26,8 @@ export class BroadcastEngine {
   private signalStop!: () => void;
   /** Stops a batch in flight when its broadcast is paused (by WhatsApp or the user): decision 029. */
   private readonly gate: SendGate;
+  /** Tells the other workers this one is alive: a killed worker's numbers move at once (decision 069). */
+  private readonly lock: HolderLock;
 
   constructor(
     private readonly deps: SenderSettings & {
@@ -39,6 +42,7 @@ export class BroadcastEngine {
   ) {
     this.stopping = new Promise((resolve) => (this.signalStop = resolve));
     this.gate = new SendGate(deps.pool, deps.log);
+    this.lock = new HolderLock(deps.pool, this.holder, deps.log);
   }
 
   /** One pass: start what is due, then make sure every number with queued work has a sender. */
@@ -57,7 +61,9 @@ export class BroadcastEngine {
                        where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
                          and m.state in ('queued', 'sending'))`,
     );
-    await this.startSenders(rows.map((row) => row.phone_number_id));
+    // Without its liveness lock (not yet taken, or lost with its connection) a worker takes no number: others
+    // would take it back at once. It keeps sending the numbers it has; their marks check the lease row.
+    if (await this.lock.hold()) await this.startSenders(rows.map((row) => row.phone_number_id));
     await completeFinishedBroadcasts(
       this.deps.pool,
       this.deps.unconfirmedTimeoutSeconds ?? DEFAULT_OUTCOME_TIMEOUT_SECONDS,
@@ -111,6 +117,7 @@ export class BroadcastEngine {
       .query('delete from sender_leases where holder = $1', [this.holder])
       .catch(() => undefined);
     await leaveWorkers(this.deps.pool, this.holder).catch(() => undefined);
+    await this.lock.release();
   }
 
   private startNextDue(): Promise<boolean> {

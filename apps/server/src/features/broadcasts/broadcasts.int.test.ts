@@ -7,6 +7,7 @@ import { PNG, templateMultipart } from '../templates/templates-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
+import { claimBatch } from './sender-batch';
 import { freshBroadcastRow } from './broadcast-test-helpers';
 
 let t: TestApp;
@@ -651,6 +652,56 @@ describe('crash safety and status webhooks', () => {
     await engine.tick();
     expect((await broadcastRow(id)).status).toBe('completed');
     await sandbox('/__sandbox/config', { status_delays_ms: { sent: 10, delivered: 30, read: 60 } });
+  });
+
+  it('resumes the broadcasts of a number in the order they started, not by id', async () => {
+    // The smaller id was scheduled ahead and started just now; the larger one started an hour ago and was
+    // interrupted (a restart). The interrupted one goes on first.
+    const create = async (name: string) =>
+      (
+        await createBroadcast({
+          name,
+          template_id: approvedTemplateId,
+          recipients: { type: 'all', percentage: 5 },
+        })
+      ).json().id as number;
+    const scheduledAhead = await create('Scheduled ahead');
+    const interrupted = await create('Interrupted');
+    await t.db.pool.query(
+      `update broadcasts set status = 'sending',
+              started_at = case when id = $2 then now() - interval '1 hour' else now() end
+        where id = any($1::bigint[])`,
+      [[scheduledAhead, interrupted], interrupted],
+    );
+    for (const id of [scheduledAhead, interrupted]) {
+      await t.db.pool.query(
+        `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number)
+         select $2, $1, id, whatsapp_number from contacts
+          where waba_account_id = $2 and opted_out_at is null order by id limit 3`,
+        [id, wabaAccountId],
+      );
+    }
+    const phone = (
+      await t.db.pool.query('select phone_number_id::int as p from broadcasts where id = $1', [interrupted])
+    ).rows[0].p;
+    try {
+      const batch = await claimBatch(t.db.pool, phone);
+      expect(batch.map((message) => message.broadcast_id)).toEqual([
+        interrupted,
+        interrupted,
+        interrupted,
+        scheduledAhead,
+        scheduledAhead,
+        scheduledAhead,
+      ]);
+    } finally {
+      // Not to be sent by the tests after this one.
+      await t.db.pool.query(
+        `with b as (update broadcasts set status = 'cancelled' where id = any($1::bigint[]))
+         update broadcast_messages set state = 'cancelled' where broadcast_id = any($1::bigint[])`,
+        [[scheduledAhead, interrupted]],
+      );
+    }
   });
 
   it('moves states only forward: duplicated and reordered statuses keep counts exact', async () => {

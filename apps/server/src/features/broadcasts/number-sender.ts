@@ -8,6 +8,7 @@ import type { EngineLog } from './engine-log';
 import type { MessageSender } from './message-sender';
 import { settleMessages, type SendResult } from './message-settle';
 import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
+import { giveBack } from './request-marks';
 import type { BatchGate, SendGate } from './send-gate';
 import { toResult } from './send-result';
 import { claimBatch, loadTemplates, renderClaimed, type Claimed, type SendContext } from './sender-batch';
@@ -111,7 +112,7 @@ export class NumberSender {
       // A batch prepared but never sent (the worker is stopping) goes back to the queue unrequested.
       const left = await next.catch(() => null);
       if (left?.kind === 'batch') {
-        await settleMessages(this.deps.pool, context.accountId, [
+        await this.settle(context, [
           ...left.unsent,
           ...left.sendable.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
         ]).catch(() => undefined);
@@ -165,7 +166,7 @@ export class NumberSender {
     const allowed = await this.reserveLimit(context, ready, unsent).catch(async (error: unknown) => {
       // Nothing was requested: the batch goes back to the queue as it was, and this sender stops (the
       // next tick starts another), rather than leaving its rows 'sending'.
-      await settleMessages(this.deps.pool, context.accountId, [
+      await this.settle(context, [
         ...unsent,
         ...ready.map(({ message }) => ({ id: message.id, state: 'released' }) as Result),
       ]);
@@ -199,7 +200,7 @@ export class NumberSender {
   ): Promise<void> {
     // One deadline for the batch's three writes, however long each of them waited.
     const deadline = leaseSurelyHeldUntil(lease, this.deps.leaseSeconds);
-    await whileLeased(deadline, () => settleMessages(this.deps.pool, context.accountId, results));
+    await whileLeased(deadline, () => this.settle(context, results));
     await whileLeased(deadline, () =>
       markCountsStale(
         this.deps.pool,
@@ -207,6 +208,23 @@ export class NumberSender {
       ),
     );
     await whileLeased(deadline, () => unanswered.record(this.deps.pool));
+  }
+
+  /**
+   * Writes results; rows never requested go back to the queue only while this sender holds the lease
+   * (giveBack). Both writes are idempotent, so whileLeased may run them again.
+   */
+  private async settle(context: SendContext, results: Result[]): Promise<void> {
+    await settleMessages(
+      this.deps.pool,
+      context.accountId,
+      results.filter((result) => result.state !== 'released'),
+    );
+    await giveBack(
+      this.deps.pool,
+      { phoneId: this.phoneId, accountId: context.accountId, holder: this.deps.holder },
+      results.filter((result) => result.state === 'released').map((result) => result.id),
+    );
   }
 
   /**

@@ -87,3 +87,26 @@ export async function takeOverInFlight(pool: Pool, phoneId: number): Promise<voi
     [phoneId],
   );
 }
+
+/**
+ * Gives a sender's claimed rows that it never requested back to the queue, their attempt not counted, while it
+ * still holds the number's lease (the lease row FOR SHARE, as a mark takes it). A sender whose lease was taken
+ * over (its liveness lock lost with its connection, or the lease lapsed) must not: the takeover already gave
+ * those rows back, and its successor may have claimed and requested one since, which a late give-back would
+ * queue for a second send.
+ */
+export async function giveBack(
+  pool: Pool,
+  { phoneId, accountId, holder }: { phoneId: number; accountId: number; holder: string },
+  ids: number[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await pool.query(
+    `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
+     x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
+     ${LOCKED}
+     update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
+      where ${inLocked('$4', 'sending')}`,
+    [ids, phoneId, holder, accountId],
+  );
+}

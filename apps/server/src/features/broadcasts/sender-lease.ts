@@ -2,10 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs } from '../../db/backoff';
 import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import type { Pool } from '../../db/pool';
+import { holderAlive } from './holder-lock';
 import { takeOverInFlight } from './request-marks';
 
 /**
- * Takes (or renews) a number's lease for `holder`: one sender per number across every worker. Taking it over
+ * Takes (or renews) a number's lease for `holder`: one sender per number across every worker. A lease is taken
+ * over once it expired or once its holder is dead: its liveness lock is gone (holder-lock.ts, decision 069), so
+ * a killed worker's number moves at the next tick of another instead of after a whole lease. Taking it over
  * from a sender that died mid-send settles that sender's claimed rows (request-marks.ts), and so does a sender
  * `starting` on the number (any `sending` row then was left by a sender that stopped, this process's included).
  * False when another live sender holds it.
@@ -23,6 +26,7 @@ export async function acquireLease(
      values ($1, $2, now() + make_interval(secs => $3))
      on conflict (phone_number_id) do update set holder = excluded.holder, expires_at = excluded.expires_at
        where sender_leases.expires_at < now() or sender_leases.holder = excluded.holder
+          or not ${holderAlive('sender_leases.holder', '$3')}
      returning (select holder from previous) as previous`,
     [phoneId, holder, leaseSeconds],
   );
@@ -37,7 +41,12 @@ export interface HeldLease {
   renewedAt: number;
 }
 
-/** How long before its lease could lapse a sender stops trying to write (whileLeased): clocks and latency. */
+/**
+ * How long before its lease could lapse a sender stops trying to write (whileLeased): clocks and latency. A
+ * lease can also be taken over before it lapses, once its holder's liveness lock is gone; a live holder loses
+ * that lock only with its connection, and when that is a database restart holderAlive counts it alive for a
+ * lease's length after the restart, so the deadline below still holds for writes through an outage.
+ */
 const LEASE_MARGIN_MS = 3_000;
 /** The waits between tries to write while the database is unreachable. */
 const WRITE_BACKOFF = { first: 100, max: 1_000 };
