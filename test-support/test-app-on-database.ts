@@ -2,6 +2,7 @@ import { startSandbox } from '@herald/cloud-sim';
 import { buildApp } from '../apps/server/src/app';
 import { createPool } from '../apps/server/src/db/pool';
 import type { TestApp } from './test-app';
+import { assertNoStatusBehind } from './status-invariant';
 import { testConfig } from './test-config';
 
 /**
@@ -25,7 +26,12 @@ export async function startTestAppOnDatabase(
     async close() {
       await app.close();
       await sandbox.close();
-      await pool.end();
+      // After the app's last webhook batch, while the database is still there: no status was lost.
+      try {
+        await assertNoStatusBehind(pool);
+      } finally {
+        await pool.end();
+      }
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { startSandbox } from '@herald/cloud-sim';
 import { buildApp } from '../apps/server/src/app';
 import type { Config } from '../apps/server/src/config';
+import { assertNoStatusBehind } from './status-invariant';
 import { testConfig } from './test-config';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
@@ -31,7 +32,12 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     async close() {
       await app.close();
       await sandbox.close();
-      await db.drop();
+      // After the app's last webhook batch, before the database goes: no status the test sent was lost.
+      try {
+        await assertNoStatusBehind(db.pool);
+      } finally {
+        await db.drop();
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { STATUS_REPAIR_QUEUE } from '../features/broadcasts/status-repair';
 import { BROADCAST_MAIL_QUEUE } from '../features/notifications/broadcast-mail';
 import { RETENTION_QUEUE } from '../features/retention/data-retention';
 import { HEARTBEAT_QUEUE } from './heartbeat';
@@ -22,6 +23,7 @@ export const JOB_QUEUES = [
   WEBHOOK_SWEEP_QUEUE,
   RETENTION_QUEUE,
   BROADCAST_MAIL_QUEUE,
+  STATUS_REPAIR_QUEUE,
   SCHEDULE_QUEUE,
 ] as const;
 

@@ -4,6 +4,12 @@ import { BroadcastEngine } from '../features/broadcasts/broadcast-engine';
 import { BROADCASTS_DUE_CHANNEL } from '../features/broadcasts/broadcasts-service';
 import { startEngineLoop } from '../features/broadcasts/engine-loop';
 import { MessageSender } from '../features/broadcasts/message-sender';
+import {
+  newestEventId,
+  runStatusRepair,
+  STATUS_REPAIR_CRON,
+  STATUS_REPAIR_QUEUE,
+} from '../features/broadcasts/status-repair';
 import { loadRateCard } from '../features/pricing/rate-card';
 import {
   BroadcastMailer,
@@ -72,6 +78,20 @@ export async function startWorker(options: {
     await webhooks.drainAll();
   });
   await boss.schedule(WEBHOOK_SWEEP_QUEUE, '* * * * *');
+
+  // The repair sweep: rows left below a status Herald processed are moved forward (decision 068). Its place in
+  // webhook_events travels in its schedule's data, which each cron job carries: whichever worker runs next
+  // goes on from there, and a restart keeps it.
+  await boss.createQueue(STATUS_REPAIR_QUEUE);
+  const repairPlace = (await boss.getSchedules()).find((s) => s.name === STATUS_REPAIR_QUEUE)?.data;
+  await boss.work<{ afterEventId?: number }>(STATUS_REPAIR_QUEUE, async ([job]) => {
+    const afterId = job?.data?.afterEventId ?? (await newestEventId(options.pool));
+    const run = await runStatusRepair(options.pool, afterId, {
+      warn: (message) => onError(new Error(message)),
+    });
+    await boss.schedule(STATUS_REPAIR_QUEUE, STATUS_REPAIR_CRON, { afterEventId: run.lastEventId });
+  });
+  await boss.schedule(STATUS_REPAIR_QUEUE, STATUS_REPAIR_CRON, repairPlace ?? {});
 
   // Customer Settings' retention, daily; each run deletes in short batches (decision 041).
   await boss.createQueue(RETENTION_QUEUE);

@@ -3,7 +3,7 @@ import { lockMessageRows, type MessageRowKey } from '../../db/message-row-locks'
 import type { NewInbound } from '../replies/inbound-webhooks';
 import { linkLockedReplies, replyTargets } from '../replies/reply-links';
 import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
-import type { WebhookBatch, WebhookHandler } from '../webhooks/webhook-processor';
+import type { WebhookBatch, WebhookChange, WebhookHandler } from '../webhooks/webhook-processor';
 import { lockBroadcasts, markCountsStale } from './broadcast-counts';
 import { MARKETING_LIMIT, NOT_ON_WHATSAPP } from './message-sender';
 import { LIMITED_RETRY_DELAY } from './message-settle';
@@ -13,7 +13,7 @@ import { broadcastsToPause, pauseLockedBroadcasts, type TemplatePause } from './
 const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, failed: 10 };
 
 /** One status, reduced to what the statement needs; anything not of the expected type becomes null. */
-interface IncomingStatus {
+export interface IncomingStatus {
   wabaId: string;
   rowId: string | null;
   wamid: string | null;
@@ -64,13 +64,25 @@ function incoming(wabaId: string, status: MessageStatus & { pricing?: unknown })
  * so concurrent batches and the senders' settles cannot deadlock; then it marks the broadcasts' counters stale.
  */
 export const applyMessageStatuses: WebhookHandler = async (_client, change, batch) => {
-  const statuses = ((change.value as MessagesValue | undefined)?.statuses ?? []).filter(
-    (s) => typeof s?.status === 'string' && RANK[s.status] !== undefined,
-  );
+  const statuses = statusesOf(change);
   if (statuses.length === 0) return;
-  const pending = broadcastWrites(batch).statuses;
-  for (const status of statuses) pending.push(incoming(change.wabaId, status));
+  broadcastWrites(batch).statuses.push(...statuses);
 };
+
+/** The statuses of one `messages` change this applier acts on (the repair sweep reads stored events with it). */
+export function statusesOf(change: WebhookChange): IncomingStatus[] {
+  return ((change.value as MessagesValue | undefined)?.statuses ?? [])
+    .filter((s) => typeof s?.status === 'string' && RANK[s.status] !== undefined)
+    .map((s) => incoming(change.wabaId, s));
+}
+
+/**
+ * Applies statuses as a webhook batch applies them at its end (same lock order, same rules): the repair sweep
+ * (status-repair.ts) re-applies through it the statuses rows stand below, so statuses have one writer.
+ */
+export async function reapplyStatuses(client: PoolClient, statuses: IncomingStatus[]): Promise<void> {
+  await applyBroadcastWrites(client, { statuses, pauses: [], replies: [] });
+}
 
 /** What a webhook batch writes to broadcasts and their messages, applied once at its end under one lock order. */
 interface BroadcastWrites {
@@ -110,7 +122,7 @@ async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites)
   await linkLockedReplies(client, writes.replies, answered);
 }
 
-const statusParams = (statuses: IncomingStatus[]) => [
+export const statusParams = (statuses: IncomingStatus[]) => [
   statuses.map((s) => s.wabaId),
   statuses.map((s) => s.rowId),
   statuses.map((s) => s.wamid),
@@ -127,7 +139,7 @@ const statusParams = (statuses: IncomingStatus[]) => [
 async function statusTargets(client: PoolClient, statuses: IncomingStatus[]): Promise<StatusTarget[]> {
   if (statuses.length === 0) return [];
   const { rows } = await client.query<StatusTarget>(
-    `${TARGETS_SQL} select id::int, waba_account_id::int as "accountId", broadcast_id::int as "broadcastId" from best`,
+    `${STATUS_TARGETS_SQL} select id::int, waba_account_id::int as "accountId", broadcast_id::int as "broadcastId" from best`,
     statusParams(statuses),
   );
   return rows;
@@ -148,7 +160,7 @@ async function applyStatuses(
   targets: StatusTarget[],
 ): Promise<void> {
   await client.query(
-    `${TARGETS_SQL},
+    `${STATUS_TARGETS_SQL},
      -- The locked targets, materialized: the update joins each to its row by the primary key (joining the CTE
      -- 'best' directly was a nested loop over a CTE the planner believes has one row: quadratic in the batch,
      -- 10,000 statuses took seconds).
@@ -179,29 +191,36 @@ async function applyStatuses(
             pricing_type = coalesce(m.pricing_type, t.pricing_type),
             priced_at = case when t.billable is not null then coalesce(m.priced_at, now()) else m.priced_at end
        from locked t
-      where m.waba_account_id = t.waba_account_id and m.id = t.id
-        and m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
-        -- A status of an earlier attempt (a limited message sent again has a new wamid) does not move this one.
-        and (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
-        and (t.status = 'failed'
-             or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
-                < array_position(array['sent', 'delivered', 'read'], t.status))
-        and not (t.status = 'failed' and m.state = 'delivered')`,
+      where m.waba_account_id = t.waba_account_id and m.id = t.id and ${STATUS_MOVES_ROW}`,
     [...statusParams(statuses), targets.map((t) => t.id)],
   );
   await markCountsStale(client, [...new Set(targets.map((t) => t.broadcastId))]);
 }
 
 /**
- * Resolves each status to its message row of the account its WABA names (by the row id Herald sent, else by
- * wamid: both keys start with the account) and keeps the furthest per row.
+ * Whether status `t` moves message row `m` forward: the one rule (decision 022), shared by the update above and
+ * the repair sweep's search for rows that stand below a status (status-repair.ts).
  */
-const TARGETS_SQL = `
+export const STATUS_MOVES_ROW = `(
+  m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
+  -- A status of an earlier attempt (a limited message sent again has a new wamid) does not move this one.
+  and (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
+  and (t.status = 'failed'
+       or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
+          < array_position(array['sent', 'delivered', 'read'], t.status))
+  and not (t.status = 'failed' and m.state = 'delivered'))`;
+
+/**
+ * Resolves each status to its message row of the account its WABA names (by the row id Herald sent, else by
+ * wamid: both keys start with the account) and keeps the furthest per row. `targets` holds every status found,
+ * with its place in the parameters (`status_index`, from 1); `best` one per row. Takes statusParams.
+ */
+export const STATUS_TARGETS_SQL = `
   with incoming as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[],
-                         $7::boolean[], $8::text[], $9::text[], $10::text[])
+                         $7::boolean[], $8::text[], $9::text[], $10::text[]) with ordinality
               as x(waba_id, row_id, wamid, status, code, title,
-                   billable, pricing_model, pricing_category, pricing_type)),
+                   billable, pricing_model, pricing_category, pricing_type, status_index)),
   targets as (
     select found.id, found.waba_account_id, found.broadcast_id, i.*,
            case i.status when 'failed' then 10 when 'read' then 3 when 'delivered' then 2 else 1 end as rank

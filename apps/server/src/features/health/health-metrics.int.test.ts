@@ -161,6 +161,7 @@ describe('/metrics', () => {
       'herald_db_pool_waiting_clients',
       'herald_database_up',
       'herald_process_cpu_seconds_total',
+      'herald_status_repairs_total',
     ]) {
       expect(text).toContain(`# TYPE ${name} `);
     }

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Pool } from '../../db/pool';
 import { messagesSent } from './send-outcomes';
+import { statusRepairs } from './status-repairs';
 
 /**
  * One process's Prometheus metrics. Counters move as things happen (HTTP answers, sends settled, import rows);
@@ -47,6 +48,7 @@ export class HeraldMetrics {
 
   constructor(private readonly pool: Pool) {
     this.registry.registerMetric(messagesSent);
+    this.registry.registerMetric(statusRepairs);
     collectDefaultMetrics({ register: this.registry, prefix: 'herald_' });
     const poolGauge = (name: string, help: string, read: () => number) =>
       new Gauge({

@@ -1,0 +1,19 @@
+import { findAllRowsBehind } from '../apps/server/src/features/broadcasts/status-repair';
+import type { Pool } from '../apps/server/src/db/pool';
+
+/**
+ * Fails when a message row stands below a status Herald processed for it (decision 068): run over the whole
+ * database when a test app closes, so every integration test also proves that no status it sent was lost.
+ * Statuses that must not apply (an earlier attempt's wamid, a failure after delivery, another account's row)
+ * are judged by the webhook batch's own rule and never count.
+ */
+export async function assertNoStatusBehind(pool: Pool): Promise<void> {
+  const behind = await findAllRowsBehind(pool);
+  if (behind.length === 0) return;
+  const lines = behind.map(
+    (row) =>
+      `message ${row.id} (account ${row.accountId}, broadcast ${row.broadcastId}, wamid ${row.wamid ?? 'none'}) ` +
+      `is '${row.state}' below '${row.status.status}' of webhook event ${row.eventId}`,
+  );
+  throw new Error(`${behind.length} message rows stand below a processed status:\n${lines.join('\n')}`);
+}
