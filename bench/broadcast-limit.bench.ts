@@ -1,4 +1,4 @@
-// What counting the portfolio's 24-hour messaging limit costs the send rate (issue 15, decision 027): the same
+// What counting the portfolio's 24-hour messaging limit costs the send rate (decision 027): the same
 // 100,000-recipient broadcast at a 1,000 mps cap with limit accounting OFF and ON, in one run, against the
 // sandbox in its own process. With accounting on, the portfolio's limit is finite and above the audience
 // (1,000,000), so every batch takes the reservation's whole path (lock, prune, count, record) without waiting.

@@ -1,7 +1,7 @@
 // Broadcast throughput on this machine: 100,000 contacts, the sandbox in its own process on loopback.
 // Figures: send rate against a 1,000 mps and an 80 mps cap, 130429 answers, time to the first message,
 // and status-webhook ingestion (statuses/s acknowledged, ack p99, time until applied), without and with the
-// Dashboard's daily figures kept (issue 16: at most 10 % slower with them).
+// Dashboard's daily figures kept (at most 10 % slower with them).
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -171,7 +171,7 @@ try {
 
   // Status ingestion: signed batches of 100 statuses (as Meta batches them). Measured twice in this run, on
   // the two halves of the 1,000 mps broadcast's messages: first without the Dashboard's daily figures (their
-  // trigger disabled: ingestion as it was before issue 16), then with them kept in the same transaction.
+  // trigger disabled: ingestion as it was before them), then with them kept in the same transaction.
   const messages = (
     await pool.query<{ id: string; wamid: string }>(
       'select m.id::text, m.wamid from broadcast_messages m where m.broadcast_id = $1 order by m.id',

@@ -1,4 +1,4 @@
-// Contacts at a million rows (issue 5): CSV import through the real HTTP API against the COPY floor, the
+// Contacts at a million rows: CSV import through the real HTTP API against the COPY floor, the
 // API process's peak memory, and list/search latencies over loopback with 1,000,000 contacts in the account.
 import type { ChildProcess } from 'node:child_process';
 import { createReadStream, openAsBlob } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 16 item 4: GET /dashboard/ for a 90-day range on an account with 10,000,000 message rows and 1,000,000
+// GET /dashboard/ for a 90-day range on an account with 10,000,000 message rows and 1,000,000
 // replies. The rows are written by SQL (generate_series) in their final states, and the hourly figures, activity
 // and reply links derived from them as the triggers would have kept them (decision 032), so the setup takes
 // minutes, not the days a real send would. The request reads only dashboard_hours, dashboard_last_active and

@@ -1,6 +1,6 @@
-// Issue 18's fault suite at the issue's full sizes (the tests in apps/server/src/fault-suite/ run smaller ones in
-// `npm test`): `herald work` killed with SIGKILL 20 times in a 20,000-recipient broadcast at 1,000 mps, and the
-// Cloud API failing every send for 60 s mid-broadcast. It runs those test files through vitest (they need its
+// The fault suite at full size (the tests in apps/server/src/fault-suite/ run smaller ones in
+// `npm test`): `herald work` killed with SIGKILL 20 times in a 20,000-recipient broadcast at 1,000 mps, Postgres
+// away for 60 s under 2 APIs and 3 workers, and the Cloud API failing every send for 60 s mid-broadcast. It runs those test files through vitest (they need its
 // database global setup) with the sizes in the environment, and prints each file's verdict and figure line.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -12,6 +12,12 @@ const runs = [
     file: 'apps/server/src/fault-suite/worker-kill.int.test.ts',
     env: { FAULT_RECIPIENTS: '20000', FAULT_KILLS: '20', FAULT_MPS: '1000' },
     line: /worker SIGKILL [^\n]*/,
+  },
+  {
+    name: 'postgres_outage_60s',
+    file: 'apps/server/src/fault-suite/postgres-restart-scaled.int.test.ts',
+    env: { FAULT_PG_OUTAGE_MS: '60000' },
+    line: /Postgres restart under [^\n]*/,
   },
   {
     name: 'cloud_api_outage_60s',

@@ -1,4 +1,4 @@
-// The cost estimate at 1,000,000 contacts (issue 20 item 3, decisions 049 and 062): PricingService.estimate on a
+// The cost estimate at 1,000,000 contacts (decisions 049 and 062): PricingService.estimate on a
 // fresh database, for everyone, a tag on a tenth (at 50 %) and a tag on everyone, read from the counts by prefix
 // migration 031 keeps, against the 300 ms p95 goal; any of two tags (no kept count: the contacts grouped by
 // prefix in SQL) beside them; and the recipients estimate New broadcast shows beside the cost

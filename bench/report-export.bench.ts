@@ -1,4 +1,4 @@
-// Issue 17 item 5: a delivery report's Export (GET /broadcast/{id}/recipients/export.csv) of 100,000 recipients,
+// A delivery report's Export (GET /broadcast/{id}/recipients/export.csv) of 100,000 recipients,
 // streamed from Postgres by COPY. Goals: the download takes ≤ 3 s and the API's memory stays flat. The API runs in
 // its own process (api-server.ts) so its resident memory is its own: read from /proc before, at its peak (VmHWM,
 // reset just before the download) and after. The download is read chunk by chunk and counted, never kept.

@@ -1,4 +1,4 @@
-// Scale-out (issue 18 item 1): the scale-out test's setup at bench size. `herald migrate`, then 2 `herald serve`
+// Scale-out: the scale-out test's setup at bench size. `herald migrate`, then 2 `herald serve`
 // and 3 `herald work` processes on one database of the machine's Postgres, the sandbox Cloud API in its own
 // process posting status webhooks through a round-robin proxy to both APIs; two numbers each send 50,000
 // recipients at 1,000 mps. Figures: each number's share of its cap (goal ≥ 0.90), the worker processes' CPU

@@ -1,4 +1,4 @@
-// First load of the web app (issue 19): builds it as `npm start` does, serves the build from the real server (the
+// First load of the web app: builds it as `npm start` does, serves the build from the real server (the
 // same static plugin, precompressed files and cache headers as production) and opens each screen in headless
 // Chromium, signed in through the API. Per route: the gzip bytes of the JavaScript and CSS the page loaded, the
 // bytes that crossed the network, and the time until the screen is interactive, with a cold cache (a fresh
@@ -25,7 +25,7 @@ const SIGN_IN_BUDGET_GZIP_BYTES = 100 * 1024;
 const INTERACTIVE_BUDGET_MS = 1000;
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
-/** The screens of issue 19 item 2, each with the h1 that says it has rendered. */
+/** The screens, each with the h1 that says it has rendered. */
 const ROUTES: Array<{ name: string; path: string; heading: string; signedIn: boolean }> = [
   { name: 'sign-in', path: '/', heading: 'Sign in', signedIn: false },
   { name: 'dashboard', path: '/dashboard', heading: 'Dashboard', signedIn: true },

@@ -37,7 +37,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /**
- * Issue 19: writes `<file>.br` and `<file>.gz` next to every text asset of the build, once, at the best
+ * Writes `<file>.br` and `<file>.gz` next to every text asset of the build, once, at the best
  * settings (a build can afford brotli 11; a request cannot). The server sends them with `preCompressed`
  * (apps/server/src/plugins/spa.ts) by the browser's Accept-Encoding, so no request compresses anything.
  */

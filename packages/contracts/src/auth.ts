@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec §5: the sign-up e-mail rule and its message. */
+/** The sign-up e-mail rule and its message. */
 export const EMAIL_MESSAGE = 'Please enter a valid email address.';
 export const PASSWORD_MESSAGE = 'Password must be at least 8 characters long.';
 export const PASSWORD_MIN_LENGTH = 8;
@@ -9,8 +9,8 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const EmailSchema = z.string().trim().toLowerCase().regex(EMAIL_PATTERN, EMAIL_MESSAGE).max(254);
 export const PasswordSchema = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGE).max(1024);
 /**
- * A new user PIN: exactly 6 digits (issue 13 supersedes the spec's 4 to 6: a million possibilities, not ten
- * thousand, and the same PIN registers the number at Meta, whose two-step PIN has 6 digits).
+ * A new user PIN: exactly 6 digits, not 4 to 6 (decision 015: a million possibilities, not ten thousand, and
+ * the same PIN registers the number at Meta, whose two-step PIN has 6 digits).
  */
 export const PIN_LENGTH = 6;
 export const PIN_MESSAGE = 'PIN must be 6 digits';
@@ -33,7 +33,7 @@ const GraphIdSchema = z
 /** The ids account_data may carry, kept as the provider sent them but never longer than any id. */
 const ProvidedIdSchema = z.string().max(64, 'is too long (at most 64 characters)');
 
-/** What the WA_EMBEDDED_SIGNUP FINISH event carried (spec §3 account_data); kept as the provider sent it. */
+/** What the WA_EMBEDDED_SIGNUP FINISH event carried (`account_data`); kept as the provider sent it. */
 export const AccountDataSchema = z
   .object({
     waba_id: ProvidedIdSchema.optional(),
@@ -85,7 +85,7 @@ export const ConnectAccountRequestSchema = z
 
 export const MessageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
 
-/** One entry of an account's `details` (spec §3: the first item has display_name). One per phone number. */
+/** One entry of an account's `details` (the first item has display_name). One per phone number. */
 export const WabaDetailSchema = z
   .object({
     display_name: z.string(),
@@ -135,7 +135,7 @@ export const PasswordResetRequestSchema = z
   })
   .meta({ id: 'PasswordResetRequest' });
 
-/** Claims of the access token (spec §3: user_id and the e-mail; `sid` names the refresh family). */
+/** Claims of the access token (user_id and the e-mail; `sid` names the refresh family). */
 export interface AccessTokenClaims {
   user_id: number;
   email: string;

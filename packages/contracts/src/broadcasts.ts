@@ -3,13 +3,13 @@ import { DashboardQuerySchema } from './dashboard';
 import { PageNumberSchema } from './paging';
 import { SpendCapSchema } from './spend-cap';
 
-/** Spec §9: the broadcast percentage slider. */
+/** The broadcast percentage slider. */
 export const BROADCAST_PERCENTAGE = { min: 1, max: 100, default: 55 } as const;
 export const BROADCAST_PAGE_SIZE = 10;
 /** Scheduling more than a year ahead is refused (a typo, not a plan). */
 export const MAX_SCHEDULE_AHEAD_SECONDS = 366 * 24 * 60 * 60;
 
-/** Spec §5 and §8: the New broadcast screen's messages. */
+/** The New broadcast screen's messages. */
 export const BROADCAST_MESSAGES = {
   nameRequired: 'Please enter a broadcast name',
   templateRequired: 'Please select a message template',
@@ -40,7 +40,7 @@ export const BroadcastRecipientsSchema = z.discriminatedUnion('type', [
 ]);
 
 /**
- * Issue 17 item 5, retargeting: which recipients of an earlier broadcast, as the delivery report filters them
+ * Retargeting: which recipients of an earlier broadcast, as the delivery report filters them
  * (GET /broadcast/{id}/recipients/ `outcome` and `replied`), plus `not_read` (sent or delivered, not read).
  * Neither field: every recipient of that broadcast.
  */
@@ -107,7 +107,7 @@ function someAudience(
   }
 }
 
-/** POST /broadcast/create/ (spec §3 Broadcast create payload). */
+/** POST /broadcast/create/: the broadcast create payload. */
 export const BroadcastCreateRequestSchema = z
   .object({
     name: z.string().trim().min(1, BROADCAST_MESSAGES.nameRequired).max(200),
@@ -156,7 +156,7 @@ export const BroadcastEstimateRequestSchema = z
   .superRefine(someAudience)
   .meta({ id: 'BroadcastEstimateRequest' });
 
-/** The portfolio's messaging limit as Herald counts it (cloud-api-facts §8): unique users in a rolling 24 hours. */
+/** The portfolio's messaging limit as Meta documents it: unique users reached in a rolling 24 hours. */
 export const MessagingLimitSchema = z
   .object({
     /** Meta's tier (`whatsapp_business_manager_messaging_limit`), null while unknown. */
@@ -226,7 +226,7 @@ export const BroadcastCreateResponseSchema = z
   .meta({ id: 'BroadcastCreateResponse' });
 
 /**
- * Spec §3 Broadcast list row; percentages of total_recipients, 0–100 with one decimal. `sent_percentage` counts
+ * Broadcast list row; percentages of total_recipients, 0–100 with one decimal. `sent_percentage` counts
  * what WhatsApp reported sent (sent, delivered or read); messages WhatsApp accepted but has not yet reported
  * are `handed_percentage` (decision 036).
  */
@@ -427,7 +427,7 @@ export const BroadcastReportParamsSchema = z.object({
 });
 
 /**
- * Customers' replies to a broadcast (issue 16). A reply is any message the recipient sent that Herald linked to
+ * Customers' replies to a broadcast. A reply is any message the recipient sent that Herald linked to
  * the broadcast's message: its `context.id` is that message's wamid, or else it is the latest broadcast message
  * the number received (sent, delivered or read) in the 24 hours before. Button presses and reactions count too.
  */

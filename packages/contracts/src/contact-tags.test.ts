@@ -6,7 +6,7 @@ import {
   ContactFilterQuerySchema,
 } from './contact-tags';
 
-describe('ContactFilterQuerySchema (issue 17 filters)', () => {
+describe('ContactFilterQuerySchema (filters by tag and opt-out)', () => {
   it('reads tag_ids as distinct ids and opted_out as a boolean, beside the spec’s paging and search', () => {
     expect(ContactFilterQuerySchema.parse({ tag_ids: '3,7,3', opted_out: 'true', search: 'ada' })).toEqual({
       page: 1,

@@ -4,11 +4,11 @@ import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { z } from 'zod';
 import { PageNumberSchema } from './paging';
 
-/** Spec §9: the contact list's page sizes. */
+/** The contact list's page sizes. */
 export const CONTACT_PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_CONTACT_PAGE_SIZE = 10;
 
-/** Spec §5 and §8: the import dialog's messages, checked again by the server. */
+/** The import dialog's messages, checked again by the server. */
 export const IMPORT_MESSAGES = {
   notCsv: 'Please upload a CSV file',
   noFile: 'Please select a CSV file',
@@ -32,7 +32,7 @@ export const CONTACT_BASE_COLUMNS = [
 export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; message: string };
 
 /**
- * The one rule for a WhatsApp number (spec §5: numbers include the country code), shared by the contact
+ * The one rule for a WhatsApp number (numbers include the country code), shared by the contact
  * form, the CSV import and the server. Accepted: '+14155550123', '14155550123' (digits are read as starting
  * with the country code, as the phone input sends them), '0014155550123' (the international 00 prefix), with
  * spaces, dots, dashes or brackets anywhere. A national number ('(415) 555-0123', '020 7946 0958') is
@@ -101,7 +101,7 @@ const IdSchema = z.number().int().positive();
 
 export const ContactTagSchema = z.object({ id: IdSchema, tag_name: z.string() });
 
-/** Spec §3 Contact / recipient. */
+/** Contact / recipient. */
 export const ContactSchema = z
   .object({
     id: IdSchema,
@@ -137,7 +137,7 @@ export const ContactListQuerySchema = z.object({
   search: z.string().max(200, 'must be at most 200 characters').optional(),
 });
 
-/** Spec §3 Paged list response, with absolute next/previous URLs (null at either end). */
+/** Paged list response, with absolute next/previous URLs (null at either end). */
 export const ContactListResponseSchema = z
   .object({
     count: z.number().int(),
@@ -166,8 +166,8 @@ export const TagNameSchema = z
   .max(100, 'Tag name must be at most 100 characters');
 
 /**
- * Beyond spec §3's payload, both optional: the contact's whole set of tags by name (issue 17; absent keeps
- * them as they are), and the country a number written the national way belongs to.
+ * Beyond the contact form's base payload, both optional: the contact's whole set of tags by name (absent
+ * keeps them as they are), and the country a number written the national way belongs to.
  */
 const ContactFormExtras = {
   tags: z
@@ -177,7 +177,7 @@ const ContactFormExtras = {
   default_country: DefaultCountrySchema.optional(),
 };
 
-/** Spec §3 Contact form payload. */
+/** Contact form payload. */
 export const ContactCreateRequestSchema = z
   .object({
     customer_name: CustomerNameSchema,
@@ -198,7 +198,7 @@ export const ContactUpdateRequestSchema = z
   })
   .meta({ id: 'ContactUpdateRequest' });
 
-/** Spec §3 Tag: count is the number of this account's contacts carrying it. */
+/** Tag: count is the number of this account's contacts carrying it. */
 export const TagSchema = z
   .object({ id: IdSchema, name: z.string(), count: z.number().int() })
   .meta({ id: 'Tag' });
@@ -217,7 +217,7 @@ export const ImportResultSchema = z
   })
   .meta({ id: 'ImportResult' });
 
-/** Spec §7/§8: a refused import names each bad row, counted as a spreadsheet shows it (header = row 1). */
+/** A refused import names each bad row, counted as a spreadsheet shows it (header = row 1). */
 export const ImportRowErrorsResponseSchema = z
   .object({
     detail: z.string(),

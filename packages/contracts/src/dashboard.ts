@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The Dashboard (issue 16): the selected account's figures for a date range in the user's time zone, each card
+ * The Dashboard: the selected account's figures for a date range in the user's time zone, each card
  * against the previous period of the same length. Every figure counts broadcast (template) messages by the hour
  * Meta accepted them, so a message and everything that happens to it (delivery, read, reply) land on one day and
  * no rate can pass 100 % (decision 032). Definitions here are the cards' tooltips and docs/dashboard.md's.
@@ -212,7 +212,7 @@ export const DASHBOARD_CSV_COLUMNS = [
   'avg_response_seconds',
 ] as const;
 
-/** The bell's events (issue 16, item 3). */
+/** The bell's events. */
 export const HEADER_EVENT_KINDS = [
   'template_approved',
   'template_rejected',

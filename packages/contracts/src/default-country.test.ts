@@ -7,7 +7,7 @@ import {
   phoneNumberCountry,
 } from './contacts';
 
-describe('normalizePhoneNumber with a default country (issue 17: national numbers)', () => {
+describe('normalizePhoneNumber with a default country (national numbers)', () => {
   it.each([
     ['0151 12340016', 'DE', '+4915112340016'],
     ['020 7946 0958', 'GB', '+442079460958'],

@@ -6,14 +6,14 @@ import {
   UNKNOWN_CODE_REASON,
 } from './failure-reasons';
 
-// cloud-api-facts §6: the codes a broadcast meets.
+// The Cloud API error codes a broadcast meets, as Meta documents them.
 const CODES = [
   131049, 131026, 131050, 131047, 131048, 131056, 130429, 132000, 132001, 132005, 132007, 132012, 132015,
   132016, 132018, 131000, 190, 368, 100,
 ];
 
 describe('failure reasons', () => {
-  it('explains every code of facts §6 in plain words with something to do', () => {
+  it('explains every code a broadcast meets in plain words with something to do', () => {
     for (const code of CODES) {
       const text = failureReason(code, 'Meta’s own title');
       expect(text, String(code)).toBe(META_FAILURE_REASONS[code]);

@@ -1,6 +1,7 @@
 /**
- * Why messages did not arrive, in plain words, for the delivery report's failure groups (issue 15). Meta's
- * codes are those of cloud-api-facts §6; Herald's own reasons have no code and are told apart by their title.
+ * Why messages did not arrive, in plain words, for the delivery report's failure groups. Meta's codes are
+ * those its Cloud API documentation lists; Herald's own reasons have no code and are told apart by their
+ * title.
  */
 export interface FailureReasonText {
   /** A short name for the group, e.g. "Limited by WhatsApp". */

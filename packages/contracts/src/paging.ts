@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A list's `page` query parameter: a whole number from 1, 1 when absent (every paged list of spec §7). */
+/** A list's `page` query parameter: a whole number from 1, 1 when absent (every paged list). */
 export const PageNumberSchema = z.coerce
   .number({ message: 'must be a whole number from 1' })
   .int('must be a whole number from 1')

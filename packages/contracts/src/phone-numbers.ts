@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A WhatsApp number as the numbers screen shows it (spec §3; Meta's field names). */
+/** A WhatsApp number as the numbers screen shows it (Meta's field names). */
 export const PhoneNumberSchema = z
   .object({
     id: z.string(),
@@ -12,7 +12,7 @@ export const PhoneNumberSchema = z
     throughput: z.object({ level: z.string() }).nullable(),
     last_onboarded_time: z.string().nullable(),
     messaging_limit_tier: z.string().nullable(),
-    /** Meta's number status: CONNECTED, FLAGGED, RESTRICTED, PENDING, … (cloud-api-facts §2); null if not read. */
+    /** Meta's number status: CONNECTED, FLAGGED, RESTRICTED, PENDING, …; null if not read. */
     status: z.string().nullable(),
   })
   .meta({ id: 'PhoneNumber' });
@@ -37,7 +37,7 @@ const UNSENDABLE: Record<string, string> = {
 };
 
 /**
- * Whether a number may be chosen to send from (CONNECTED only, cloud-api-facts §2), and a warning for a RED
+ * Whether a number may be chosen to send from (CONNECTED only, as Meta documents), and a warning for a RED
  * quality rating (it may be flagged, and its broadcasts paused, soon). A number whose status Herald has not read
  * yet is allowed: Meta refuses a send it cannot make.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One market's line of a cost: its messages, the rate each was priced at and their cost (issue 20). */
+/** One market's line of a cost: its messages, the rate each was priced at and their cost. */
 export const MarketCostSchema = z
   .object({
     /** Meta's pricing market ("India", "North America", "Rest of Africa", "Other"). */
@@ -62,7 +62,7 @@ export type BroadcastCost = z.infer<typeof BroadcastCostSchema>;
 export type BroadcastCostsResponse = z.infer<typeof BroadcastCostsResponseSchema>;
 
 /**
- * GET /pricing/broadcasts/{id}/meta/: Meta's own figure for a broadcast (issue 20 item 4), read from its
+ * GET /pricing/broadcasts/{id}/meta/: Meta's own figure for a broadcast, read from its
  * pricing_analytics for the broadcast's sending number over the broadcast's time range (decision 053). Meta's
  * analytics are per number and time bucket, not per broadcast: `overlapping` says what else Herald sent then.
  * Before the broadcast has sent anything there is no range: Meta is not asked and the figures are null.

@@ -1,5 +1,5 @@
 /**
- * The one check every piece of client text passes before anything uses it (issue 13: no 5xx from any input).
+ * The one check every piece of client text passes before anything uses it (no 5xx from any input).
  *
  * Postgres cannot hold U+0000 in `text` or `jsonb` (it answers an error, which used to surface as a 500), and a
  * lone UTF-16 surrogate is not Unicode at all: `jsonb` refuses its `\ud800` escape and UTF-8 encoding silently

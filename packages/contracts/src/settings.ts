@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TemplateLanguageCode } from './templates';
 
 /**
- * Settings saved per business account (issue 17, spec §2 Settings). Every option the spec lists, with the
+ * Settings saved per business account. Every option of the Settings screen, with the
  * effect each has: the default language prefills new templates, approval keeps new templates as drafts, the
  * retention removes old per-recipient rows, the e-mail notice goes out when a broadcast completes, the dark
  * theme switches every screen, beta features are stored and shown. Account Settings (e-mail, password)

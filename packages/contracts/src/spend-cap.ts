@@ -16,7 +16,7 @@ function hasCents(value: number): boolean {
 }
 
 /**
- * An optional spend cap per broadcast (issue 20 item 3; decision 052), in the account's currency (USD): the
+ * An optional spend cap per broadcast (decision 052), in the account's currency (USD): the
  * engine never requests a message that could take the broadcast's billable cost past it, and pauses the
  * broadcast with the reason instead.
  */

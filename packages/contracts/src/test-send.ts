@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BROADCAST_MESSAGES } from './broadcasts';
 
-/** Issue 17 item 4: 'Send test' on New broadcast; its limits and words, shared by the server and the dialog. */
+/** 'Send test' on New broadcast; its limits and words, shared by the server and the dialog. */
 export const TEST_SEND = {
   /** Test sends per business account per minute. */
   perMinute: 10,

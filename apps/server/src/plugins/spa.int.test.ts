@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from './spa';
 
-// Issue 19: the built web app is sent precompressed (brotli, else gzip, else plain, by Accept-Encoding) with a
+// The built web app is sent precompressed (brotli, else gzip, else plain, by Accept-Encoding) with a
 // year of caching for hashed assets and revalidation for index.html, and keeps the security headers.
 
 const ASSET = '/assets/index-Ab12Cd34.js';

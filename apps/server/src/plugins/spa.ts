@@ -39,7 +39,7 @@ function wantsSpa(request: FastifyRequest): boolean {
  * other browser navigation so client-side routes (/customers, /broadcast/new, …) load on refresh.
  * Every other unknown path gets a JSON 404.
  *
- * Issue 19: the build writes .br and .gz beside each asset (apps/web/vite.config.ts); `preCompressed` sends
+ * The build writes .br and .gz beside each asset (apps/web/vite.config.ts); `preCompressed` sends
  * the one the browser's Accept-Encoding allows (brotli first), else the plain file, without compressing per
  * request. Hashed assets are cached for a year; index.html is revalidated every time.
  */

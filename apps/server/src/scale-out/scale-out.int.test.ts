@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminQuery, withDatabase } from '../../../../test-support/database-server';
 import { FINAL_STATES, runScaleScenario, type ScaleFigures } from '../../../../test-support/scale-scenario';
 
-// Issue 18 item 1: 2 `herald serve` and 3 `herald work` processes on one Postgres, the sandbox Cloud API in a
+// 2 `herald serve` and 3 `herald work` processes on one Postgres, the sandbox Cloud API in a
 // process of its own posting status webhooks through a round-robin proxy to both APIs; two numbers each send
 // 10,000 recipients at a 1,000 mps cap. Nothing is sent twice, nothing is refused for throughput, every
 // recipient ends final, and the two numbers go to two different workers by the engines' fair share of numbers

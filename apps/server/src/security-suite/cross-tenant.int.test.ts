@@ -25,7 +25,7 @@ import {
 } from './tenants';
 
 /**
- * Issue 13 item 7: the cross-tenant matrix. Two businesses, A and B, each with a contact, a tag, templates,
+ * The cross-tenant matrix. Two businesses, A and B, each with a contact, a tag, templates,
  * a media file and a broadcast. Every route the app serves is walked (the route table comes from Fastify
  * itself, so a route added tomorrow is walked tomorrow) and each way B could reach A's data is tried:
  * (a) B's token with A's X-WABA-ID, (b) B's token and account with one of A's ids in the path, query or body,

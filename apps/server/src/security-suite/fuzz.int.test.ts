@@ -8,7 +8,7 @@ import { importBody, templateBody } from './multipart-bodies';
 import { documentedOperations, type Operation, refResolver, routeKey, servedRoutes } from './route-table';
 
 /**
- * Issue 13 item 7: a property-based fuzz of every endpoint, generated from the zod contracts through the
+ * A property-based fuzz of every endpoint, generated from the zod contracts through the
  * OpenAPI document the app serves. Each run is one request to one route, as the signed-in owner of a real
  * account with real contacts, a template and a broadcast: path, query, headers and body from the route's
  * schema or a valid example, plausible (reaching handlers, Postgres and the sandbox) or mixed with hostile

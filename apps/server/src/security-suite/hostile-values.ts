@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * The catalogue of values an attacker tries first (issue 13 item 7): NULs, lone surrogates, numbers at and past
+ * The catalogue of values an attacker tries first: NULs, lone surrogates, numbers at and past
  * every limit (also as text, as a query or path carries them), deep nesting, prototype keys, very long
  * strings and wrong types. The fuzz mixes them into otherwise plausible requests.
  */

@@ -5,7 +5,7 @@ import { PNG, templateMultipart } from '../features/templates/templates-test-hel
 import { imageTemplate } from './tenants';
 
 /**
- * Issue 13 item 7: body and upload limits answer 413 in the one error shape, naming the field, and store
+ * Body and upload limits answer 413 in the one error shape, naming the field, and store
  * nothing — a JSON body over the app's 1 MB bodyLimit, a template header over Meta's cap for its format,
  * and a contact CSV over IMPORT_MAX_BYTES (set small here).
  */

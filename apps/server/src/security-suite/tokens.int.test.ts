@@ -5,7 +5,7 @@ import { login, signedInUser } from '../features/auth/auth-test-helpers';
 import { CLOCK_TOLERANCE_SECONDS } from '../security/tokens';
 
 /**
- * Issue 13 items 6 and 7 over HTTP: forged and tampered tokens get the API's 401 on a business route, and a
+ * Over HTTP: forged and tampered tokens get the API's 401 on a business route, and a
  * refresh token presented twice ends its whole session (the rotated access token and refresh token too).
  */
 

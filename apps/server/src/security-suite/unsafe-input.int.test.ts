@@ -7,7 +7,7 @@ import { insertTemplate } from '../features/templates/templates-repo';
 import { PNG, templateMultipart } from '../features/templates/templates-test-helpers';
 import { signBody } from '../features/webhooks/signature';
 
-// Issue 13 item 2: every place a client's text comes in answers 400 naming the field for a NUL or a lone
+// Every place a client's text comes in answers 400 naming the field for a NUL or a lone
 // surrogate, and nothing is written (here or at Meta).
 
 let t: TestApp;

@@ -79,7 +79,7 @@ function errorSerializer(error: Error) {
 }
 
 /**
- * Herald's logger: level from LOG_LEVEL, secrets never written (issue 13 §6). `stream` lets a test read what
+ * Herald's logger: level from LOG_LEVEL, secrets never written. `stream` lets a test read what
  * is logged; by default pino writes to stdout.
  */
 export function heraldLoggerOptions(

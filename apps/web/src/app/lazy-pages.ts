@@ -6,7 +6,7 @@ export type LazyPage = ComponentType & { preload: () => Promise<void> };
 const pages: LazyPage[] = [];
 
 /**
- * A page whose code is fetched on its first visit (issue 19): each `import()` below becomes a chunk of its own,
+ * A page whose code is fetched on its first visit: each `import()` below becomes a chunk of its own,
  * so the sign-in screen does not download the dashboard, the template editor or libphonenumber-js's metadata.
  * Unlike `React.lazy`, a page whose module is already here renders in the same pass (no suspension, no
  * fallback flash on a second visit or in tests); the first visit suspends on the download, and the nearest

@@ -1,5 +1,5 @@
 /**
- * What a lazy page shows while its code downloads (issue 19). It fills the space the page will take without a
+ * What a lazy page shows while its code downloads. It fills the space the page will take without a
  * fixed height, so the layout's frame (side navigation, header) does not move; role=status lets a screen
  * reader say that something is loading.
  */

@@ -15,7 +15,7 @@ const protectedPaths = [
   '/settings',
 ];
 
-describe('guard (spec §2)', () => {
+describe('guard', () => {
   it.each(protectedPaths)(
     'sends a visitor without a token from %s to sign-in, remembering the path',
     async (path) => {

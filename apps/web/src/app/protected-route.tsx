@@ -3,7 +3,7 @@ import type { RedirectState } from '../lib/redirect-state';
 import { useAppSelector } from '../lib/store-hooks';
 
 /**
- * Spec §2: without an access token in the session, go to sign-in and remember where the user was
+ * Without an access token in the session, go to sign-in and remember where the user was
  * going (the sign-in page reads it with `redirectPathFrom(location.state)`).
  */
 export function ProtectedRoute() {

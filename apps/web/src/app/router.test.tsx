@@ -26,7 +26,7 @@ const protectedHeadings: Array<[string, string]> = [
   ['/settings', 'Settings'],
 ];
 
-describe('route table (spec §2)', () => {
+describe('route table', () => {
   it.each(publicHeadings)('%s is public and shows the heading %s', async (path, heading) => {
     const { router } = renderRoute(path);
     expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
@@ -40,7 +40,7 @@ describe('route table (spec §2)', () => {
     await waitFor(() => expect(document.title).toBe(`${heading} · Herald`));
   });
 
-  it('renders the sign-in form of spec §2', async () => {
+  it('renders the sign-in form', async () => {
     renderRoute('/');
     await screen.findByRole('heading', { name: 'Sign in' });
     expect(screen.getByLabelText('Username')).toBeTruthy();
@@ -93,7 +93,7 @@ describe('error fallback', () => {
   });
 });
 
-describe('code splitting (issue 19)', () => {
+describe('code splitting', () => {
   function flatten(table: RouteObject[]): RouteObject[] {
     return table.flatMap((route) => [route, ...flatten(route.children ?? [])]);
   }

@@ -28,7 +28,7 @@ import {
 const titled = (title: string): RouteHandle => ({ title });
 
 /**
- * The route table of spec §2, shared by the app's browser router and the tests' memory routers. Sign-in (the
+ * The route table, shared by the app's browser router and the tests' memory routers. Sign-in (the
  * first screen of most visits), the guard and the layout are in the entry chunk; every other page is lazy
  * (./lazy-pages) and shows the loading state of the nearest <Suspense> (root route or app layout) meanwhile.
  */

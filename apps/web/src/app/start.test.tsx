@@ -42,7 +42,7 @@ function fillAndSubmit(password = 'correct horse') {
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('the first screen (issue 19)', () => {
+describe('the first screen', () => {
   it("draws sign-in at '/' without the app, and fetches the app once the user starts on the form", async () => {
     const load = realApp();
     start('/', load);

@@ -12,7 +12,7 @@ import { useDocumentTitle } from './document-title';
 import { PageLoading } from './page-loading';
 
 /**
- * Issue 19: the path whose first screen is drawn before the app's code (router, store, layout) has loaded:
+ * The path whose first screen is drawn before the app's code (router, store, layout) has loaded:
  * sign-in, the first screen of most visits. Every other path opens the app at once.
  */
 export const FIRST_SCREEN_PATH = '/';
@@ -76,7 +76,7 @@ function AppLoadFailed() {
 }
 
 /**
- * Starts the web app in `root` (issue 19). On the sign-in path the form is drawn at once with no router and no
+ * Starts the web app in `root`. On the sign-in path the form is drawn at once with no router and no
  * store (react-dom and the form only), and the app is loaded when it is needed: on sign-in, which hands it the
  * session, or on a link to another screen. Any other path shows the loading state and opens the app directly.
  */

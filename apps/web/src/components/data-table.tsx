@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useHorizontalOverflow } from '../lib/use-horizontal-overflow';
 import { labelStackedCells, STACKED_TABLE_CLASS } from './stacked-table';
 
-/** Spec §9: skeleton rows shown while a page loads. */
+/** Skeleton rows shown while a page loads. */
 const SKELETON_ROWS = 5;
 
 const HEADER_CELL_CLASS =

@@ -28,7 +28,7 @@ function renderPicker(max?: Date) {
 const tab = (name: 'Date' | 'Time') => screen.getByRole('tab', { name });
 const pressed = (name: string) => screen.getByRole('button', { name }).getAttribute('aria-pressed');
 
-describe('DateTimePicker (spec §2, §5, §9)', () => {
+describe('DateTimePicker', () => {
   beforeEach(() => {
     // Only Date is faked: "today" is Wednesday 2026-11-25, 10:30 local time.
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -186,7 +186,7 @@ describe('DateTimePicker (spec §2, §5, §9)', () => {
     expect(screen.getByRole('tabpanel', { name: 'Time' })).toBeTruthy();
   });
 
-  it('says which time zone its times are in, with the offset on the chosen day (issue 17)', () => {
+  it('says which time zone its times are in, with the offset on the chosen day', () => {
     const { last } = renderPicker();
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const offset = (at: Date) => {

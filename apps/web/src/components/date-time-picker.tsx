@@ -7,10 +7,10 @@ type Period = 'AM' | 'PM';
 /** A time of day as the picker shows it: hours 1–12, minutes 0–59, AM/PM. */
 type TimeOfDay = { hour: number; minute: number; period: Period };
 
-/** Spec §2: clear resets the time to 12:00 AM, which is also where a new pick starts. */
+/** Clear resets the time to 12:00 AM, which is also where a new pick starts. */
 const MIDNIGHT: TimeOfDay = { hour: 12, minute: 0, period: 'AM' };
 
-/** Spec §2 and §9: the quick times. */
+/** The quick times. */
 const QUICK_TIMES: ReadonlyArray<{ label: string; time: TimeOfDay }> = [
   { label: '9:00 AM', time: { hour: 9, minute: 0, period: 'AM' } },
   { label: '12:00 PM', time: { hour: 12, minute: 0, period: 'PM' } },
@@ -18,7 +18,7 @@ const QUICK_TIMES: ReadonlyArray<{ label: string; time: TimeOfDay }> = [
   { label: '8:00 PM', time: { hour: 8, minute: 0, period: 'PM' } },
 ];
 
-/** Spec §9: the minute grid steps by 5. */
+/** The minute grid steps by 5. */
 const MINUTE_GRID = Array.from({ length: 12 }, (_, i) => i * 5);
 
 const WEEKDAYS = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
@@ -106,7 +106,7 @@ const timeInputClass =
   'w-14 rounded-lg border border-slate-300 bg-white px-2 py-2 text-center text-lg font-semibold text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none';
 
 /**
- * Spec §2, §5, §9: a date tab (a month calendar; days before `min` or after `max` disabled), then a time tab
+ * A date tab (a month calendar; days before `min` or after `max` disabled), then a time tab
  * (hour 1–12 and minute 0–59 inputs taking digits only, AM/PM, quick times, a 5-minute grid, and Clear back
  * to 12:00 AM). Picking a day moves to the time tab. The value is a local-time Date.
  */

@@ -30,7 +30,7 @@ export function FormField({ label, className = '', error, hint, ...inputProps }:
         }`}
         {...inputProps}
       />
-      {/* Always drawn and polite, so an error that appears is read out (issue 19); the hint is not live. */}
+      {/* Always drawn and polite, so an error that appears is read out; the hint is not live. */}
       <div aria-live="polite">
         {error ? (
           <p id={noteId} className="mt-1 text-xs text-red-600">

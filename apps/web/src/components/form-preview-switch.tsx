@@ -6,7 +6,7 @@ export type FormPane = 'form' | 'preview';
 const PANE_LABELS: Record<FormPane, string> = { form: 'Form', preview: 'Preview' };
 
 /**
- * Issue 19: on a phone a form and its live preview cannot sit side by side, and the preview under a long form
+ * On a phone a form and its live preview cannot sit side by side, and the preview under a long form
  * sat 3,000 px below it. Below Tailwind's `lg` the page shows one of them and this switch, pinned under the app
  * header, flips between them; from `lg` both columns show and the switch is not drawn. The hidden column stays
  * mounted (only `display` changes), so nothing typed is lost.

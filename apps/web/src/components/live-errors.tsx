@@ -1,5 +1,5 @@
 /**
- * Issue 19: a form's field errors are announced when they appear. A live region is read out only when its
+ * A form's field errors are announced when they appear. A live region is read out only when its
  * content changes after it is in the page, so this one is always drawn (empty when all is well) and only its
  * text changes. It says how many fields need attention, not their words: focus moves to the first invalid field,
  * whose error is read with it (aria-describedby), and the words are not repeated in the page.

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { TEMPLATE_UI_TEXT } from '@herald/contracts';
 
 /**
- * Spec §2: the phone-style frame of a message preview — dark bezel, the fixed 'profile' bar and the chat
+ * The phone-style frame of a message preview — dark bezel, the fixed 'profile' bar and the chat
  * wallpaper — around the messages a preview puts in it.
  */
 export function PhoneFrame({

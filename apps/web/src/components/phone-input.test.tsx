@@ -19,7 +19,7 @@ function renderInput(defaultValue?: string, defaultCountry?: 'DE' | 'US') {
   };
 }
 
-describe('PhoneInput (spec §5, §9)', () => {
+describe('PhoneInput', () => {
   it('starts in the US and formats the national number as it is typed, answering E.164', () => {
     const { input, country, onChange } = renderInput();
     expect(country.value).toBe('US');
@@ -65,7 +65,7 @@ describe('PhoneInput (spec §5, §9)', () => {
     expect(onChange).toHaveBeenLastCalledWith('+141');
   });
 
-  it('keeps a + typed key by key until its country code is complete (issue 19: keyboard entry)', () => {
+  it('keeps a + typed key by key until its country code is complete (keyboard entry)', () => {
     const { input, country, onChange } = renderInput();
     // One change per key, as a keyboard makes them: '+', '+4', then the code is complete.
     let text = '';
@@ -77,7 +77,7 @@ describe('PhoneInput (spec §5, §9)', () => {
     expect(onChange).toHaveBeenLastCalledWith('+447911123456');
   });
 
-  it('picks United Kingdom for +44 as it is typed, not Guernsey (issue 17)', () => {
+  it('picks United Kingdom for +44 as it is typed, not Guernsey', () => {
     const { input, country } = renderInput();
     fireEvent.change(input, { target: { value: '+44' } });
     expect(country.value).toBe('GB');

@@ -9,10 +9,10 @@ import type { CountryCode } from 'libphonenumber-js';
 import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { ChevronDownIcon } from './icons';
 
-/** Spec §9: a phone number has at most 15 digits, country code included (E.164). */
+/** A phone number has at most 15 digits, country code included (E.164). */
 const PHONE_DIGIT_CAP = 15;
 
-/** Spec §9: the country the phone input starts with. */
+/** The country the phone input starts with. */
 const DEFAULT_PHONE_COUNTRY: CountryCode = 'US';
 
 type CountryOption = { code: CountryCode; name: string; callingCode: string };
@@ -99,7 +99,7 @@ type PhoneInputProps = {
 };
 
 /**
- * A phone number input with a country picker (spec §4, §5): the national number is formatted for the
+ * A phone number input with a country picker: the national number is formatted for the
  * chosen country as it is typed, digits are capped at 15 with the country code, and a number typed or
  * pasted with '+' picks its country itself.
  */
@@ -117,7 +117,7 @@ export function PhoneInput({
   const { country, digits } = state;
   const formatted = useMemo(() => formatNational(digits, country), [country, digits]);
   // A '+' typed key by key has no calling code yet ('+', '+4'): shown as typed until the code is complete,
-  // or typing an international number by keyboard (not pasting it) would lose the '+' (issue 19).
+  // or typing an international number by keyboard (not pasting it) would lose the '+'.
   const [pending, setPending] = useState<string | null>(null);
 
   function update(next: { country: CountryCode; digits: string }) {
@@ -194,7 +194,7 @@ export function PhoneInput({
           className="block w-full min-w-0 rounded-r-lg border-0 bg-transparent px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:outline-none"
         />
       </div>
-      {/* Always drawn and polite, so an error that appears is read out (issue 19). */}
+      {/* Always drawn and polite, so an error that appears is read out. */}
       <div aria-live="polite">
         {error ? (
           <p id={errorId} className="mt-1 text-xs text-red-600">

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { secondaryButtonClass } from './button-classes';
 
 /**
- * The lists' Previous and Next buttons, with whatever a screen shows between them (its page label, spec §2);
+ * The lists' Previous and Next buttons, with whatever a screen shows between them (its page label);
  * each asks for the page next to `page`.
  */
 export function PreviousNext({

@@ -1,7 +1,7 @@
 import { SearchIcon } from './icons';
 
 /**
- * The lists' search box that searches when Enter is pressed (spec §2 history and templates), not as the user
+ * The lists' search box that searches when Enter is pressed (broadcast history and templates), not as the user
  * types: `onSearch` gets the trimmed text. The caller keeps the text, so it survives re-renders and paging.
  */
 export function SearchOnEnter({

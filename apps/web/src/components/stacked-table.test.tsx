@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { DataTable } from './data-table';
 
-/** Issue 19: on phones list tables stack their rows, each cell named after its column. */
+/** On phones list tables stack their rows, each cell named after its column. */
 describe('stacked table rows', () => {
   it('names each body cell after its column, also for rows drawn after loading', async () => {
     const { rerender } = render(

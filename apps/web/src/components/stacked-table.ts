@@ -1,5 +1,5 @@
 /**
- * Issue 19: below Tailwind's `sm` (640 px) a list table is drawn as stacked rows, one card per row with each
+ * Below Tailwind's `sm` (640 px) a list table is drawn as stacked rows, one card per row with each
  * cell under its column's name, so a phone sees every column (Status and Actions included) without scrolling
  * sideways. The markup stays a real table (screen readers keep rows and headers); only the layout changes.
  * Header cells holding a control (the select-all box) stay visible; the others are named on each cell instead.

@@ -8,7 +8,7 @@ import type { WabaState } from '../features/accounts/waba-slice';
 import { api } from './api';
 
 /**
- * GET and PUT /settings/: the selected account's settings (issue 17). Shared plumbing, because Settings
+ * GET and PUT /settings/: the selected account's settings. Shared plumbing, because Settings
  * edits them and other screens follow them (the create-template page prefills the default language).
  * The argument is the selected account's waba_id: it only keys the cache (the base query sends X-WABA-ID).
  */

@@ -18,7 +18,7 @@ function regions() {
   };
 }
 
-describe('toasts for screen readers (issue 19, spec §9)', () => {
+describe('toasts for screen readers', () => {
   it('keeps both live regions in the page, empty, before any toast', () => {
     render(<AppToaster />);
     const { polite, assertive } = regions();
@@ -91,7 +91,7 @@ describe('toasts for screen readers (issue 19, spec §9)', () => {
   });
 });
 
-describe('error toasts belong to their screen (issue 17)', () => {
+describe('error toasts belong to their screen', () => {
   function memoryRouter() {
     const page = { element: null };
     return createMemoryRouter(

@@ -9,7 +9,7 @@ function spokenText(toast: Toast): string | null {
 }
 
 /**
- * Issue 19 / spec §9: every toast is also said by a screen reader. A live region only reliably speaks changes
+ * Every toast is also said by a screen reader. A live region only reliably speaks changes
  * made while it is already in the page, and each toast is a new element, so two regions stay mounted and empty
  * until a toast appears in them: errors in an assertive `alert`, the rest in a polite `status`. Each toast is its
  * own line (keyed by id), so the same message shown twice is announced twice; a loading toast that turns into
@@ -44,10 +44,10 @@ export interface ToasterNavigation {
 }
 
 /**
- * Issue 17: an error toast is about the screen it was raised on. When the user moves to another screen (a
+ * An error toast is about the screen it was raised on. When the user moves to another screen (a
  * failed sign-in, then a successful one that opens the Dashboard), the errors still showing are dismissed, so
  * a stale 'Login failed' does not sit over the page that worked. Success and information toasts stay their
- * spec §9 time: they often announce the very navigation ('Template saved successfully!').
+ * full time: they often announce the very navigation ('Template saved successfully!').
  */
 function useDismissErrorsOnNavigation(navigation: ToasterNavigation | undefined, toasts: Toast[]) {
   const shown = useRef(toasts);
@@ -66,7 +66,7 @@ function useDismissErrorsOnNavigation(navigation: ToasterNavigation | undefined,
 }
 
 /**
- * The app's one toast container (spec §9 durations, limit and placement) and its screen-reader announcer;
+ * The app's one toast container (durations, limit and placement) and its screen-reader announcer;
  * given the router, it dismisses a screen's error toasts when the user leaves that screen.
  */
 export function AppToaster({ navigation }: { navigation?: ToasterNavigation }) {

@@ -44,7 +44,7 @@ function server(refreshAnswer: () => Response | Promise<Response>, validAccess =
   });
 }
 
-describe('base query (spec §4 request retry, §6 headers)', () => {
+describe('base query (request retry, headers)', () => {
   it('sends the bearer token and the selected account as X-WABA-ID', async () => {
     const fetch = stubFetch(() => json({ data: [] }));
     const store = makeStore(signedInWith(liveRefresh));

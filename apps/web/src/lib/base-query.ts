@@ -8,7 +8,7 @@ import { clearWabaAccounts } from '../features/accounts/waba-slice';
 import type { WabaState } from '../features/accounts/waba-slice';
 import { isJwtExpired } from './jwt';
 
-/** Spec §7: the refresh call, sent with plain fetch rather than through this base query. */
+/** The refresh call, sent with plain fetch rather than through this base query. */
 export const REFRESH_PATH = '/api/login/refresh/';
 
 /** The slices this base query reads; typed here so `src/lib` does not import the store. */
@@ -28,7 +28,7 @@ const baseUrl = typeof window === 'undefined' ? '' : window.location.origin;
 export type SessionApi = { getState: () => unknown; dispatch: (action: UnknownAction) => unknown };
 
 /**
- * Spec §6: the headers of every product call, the bearer token and the selected account as X-WABA-ID.
+ * The headers of every product call, the bearer token and the selected account as X-WABA-ID.
  * Exported for the calls that cannot go through fetch (uploads with progress use XMLHttpRequest).
  */
 export function sessionHeaders(getState: SessionApi['getState']): Record<string, string> {
@@ -113,7 +113,7 @@ export async function recoverFromUnauthorized(api: SessionApi, sentWith: string 
   }
 
   const outcome = await sharedRefresh(auth.refreshToken, api.dispatch);
-  // A refresh the server refuses is a session that ended (issue 17: a password change signs out every other
+  // A refresh the server refuses is a session that ended (a password change signs out every other
   // session): sign out as for an expired one. A server that cannot be reached or fails keeps the session.
   if (
     !outcome.ok &&
@@ -127,7 +127,7 @@ export async function recoverFromUnauthorized(api: SessionApi, sentWith: string 
 }
 
 /**
- * The app's one base query (spec §4 "Request retry", §6): adds the bearer token and X-WABA-ID; on a 401
+ * The app's one base query: adds the bearer token and X-WABA-ID; on a 401
  * signs out when the refresh token is missing or expired, else refreshes once (shared between
  * concurrent requests) and repeats the request once. A failed refresh is logged and the original error
  * returned.

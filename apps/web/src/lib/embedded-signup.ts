@@ -1,13 +1,13 @@
 import type { SignupConfigResponse } from '@herald/contracts';
 
 /**
- * WhatsApp Embedded Signup (docs/cloud-api-facts.md §1), shared by sign-up and "Connect New Account":
+ * WhatsApp Embedded Signup (Meta's Cloud API documentation), shared by sign-up and "Connect New Account":
  * `FB.login` yields an authorization code, and the provider's popup posts a WA_EMBEDDED_SIGNUP message
  * with the new account's ids. The two arrive in either order; the flow settles once both are in, or at
  * the first failure.
  */
 
-/** Why the flow failed; each screen maps these to its own message (spec §8). */
+/** Why the flow failed; each screen maps these to its own message. */
 export type EmbeddedSignupFailure =
   'sdk-missing' | 'login-cancelled' | 'missing-code' | 'signup-cancelled' | 'missing-ids' | 'unparseable';
 
@@ -21,7 +21,7 @@ export class EmbeddedSignupError extends Error {
   }
 }
 
-/** The FINISH event's data, kept as the provider sent it (spec §3 account_data). */
+/** The FINISH event's data, kept as the provider sent it (`account_data`). */
 export type SignupAccountData = {
   waba_id: string;
   phone_number_id: string;
@@ -90,7 +90,7 @@ export type FacebookSdk = {
 };
 
 /**
- * `FB.login` options for Embedded Signup (docs/cloud-api-facts.md §1, §9). `version: 'v4'` asks for Meta's
+ * `FB.login` options for Embedded Signup (Meta's Cloud API documentation). `version: 'v4'` asks for Meta's
  * current flow: a launch without it is v2, which (with v3) ended in October 2026 (decision 024).
  */
 export function loginOptions(configId: string): Record<string, unknown> {

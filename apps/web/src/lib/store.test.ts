@@ -5,7 +5,7 @@ import { setWabaAccounts } from '../features/accounts/waba-slice';
 import { makeStore, PERSIST_TIMEOUT_MS } from './store';
 
 describe('store', () => {
-  it('starts from the initial states of spec §3', () => {
+  it('starts from the initial states', () => {
     const state = makeStore().getState();
     expect(state.auth).toMatchObject({ accessToken: null, refreshToken: null });
     expect(state.waba).toMatchObject({ wabaAccounts: [], selectedWabaAccount: null });

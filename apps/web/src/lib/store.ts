@@ -11,7 +11,7 @@ import { wabaReducer } from '../features/accounts/waba-slice';
 import type { WabaState } from '../features/accounts/waba-slice';
 import { api } from './api';
 
-/** Spec §9: give up waiting for stored state after 5 s and start from the initial state. */
+/** Give up waiting for stored state after 5 s and start from the initial state. */
 export const PERSIST_TIMEOUT_MS = 5000;
 
 // Two persisted reducers, so local storage holds exactly the keys 'persist:auth' and 'persist:waba'.

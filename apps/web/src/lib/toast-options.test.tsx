@@ -7,7 +7,7 @@ afterEach(() => {
   act(() => toast.remove());
 });
 
-describe('toast defaults (spec §9)', () => {
+describe('toast defaults', () => {
   it('uses the spec durations per type', () => {
     expect(toastOptions.blank?.duration).toBe(4000);
     expect(toastOptions.error?.duration).toBe(4000);

@@ -1,6 +1,6 @@
 import type { DefaultToastOptions, ToasterProps } from 'react-hot-toast';
 
-/** Spec §9: how long each toast type stays before it is dismissed. */
+/** How long each toast type stays before it is dismissed. */
 export const TOAST_DURATIONS = {
   blank: 4000,
   error: 4000,
@@ -9,14 +9,14 @@ export const TOAST_DURATIONS = {
   custom: 4000,
 } as const;
 
-/** Spec §9: a dismissed toast is removed from the DOM after this delay. */
+/** A dismissed toast is removed from the DOM after this delay. */
 export const TOAST_REMOVE_DELAY_MS = 1000;
 
-/** Spec §9: the outer margin of the fixed toast container. */
+/** The outer margin of the fixed toast container. */
 export const TOAST_CONTAINER_MARGIN_PX = 16;
 
 /**
- * Spec §4/§9: at most 20 toasts at once. react-hot-toast 2.6 enforces this itself: its store starts
+ * At most 20 toasts at once. react-hot-toast 2.6 enforces this itself: its store starts
  * with `settings: { toastLimit: 20 }` (TOAST_LIMIT in its source, `var re=20` in dist/index.mjs) and
  * keeps only the newest 20 on every add. The Toaster takes no prop for it, so this constant documents
  * the limit and the toast test checks the library still applies it.

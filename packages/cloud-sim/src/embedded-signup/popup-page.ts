@@ -17,8 +17,8 @@ const PRESETS = [
 ];
 
 /**
- * The Embedded Signup versions Meta still runs: v2, v3 and their public previews ended in October 2026 (facts §9,
- * Meta's "Versions" page), so a launch without `extras.version: 'v4'` ends in an error, as on Meta.
+ * The Embedded Signup versions Meta still runs: v2, v3 and their public previews ended in October 2026
+ * (Meta's "Versions" page), so a launch without `extras.version: 'v4'` ends in an error, as on Meta.
  */
 export const EMBEDDED_SIGNUP_VERSIONS = ['v4', 'v4-public-preview'];
 

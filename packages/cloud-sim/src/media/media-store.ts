@@ -10,7 +10,7 @@ export interface StoredMedia {
 }
 
 /**
- * The Cloud API's send media limits (cloud-api-facts.md §5): the types a header can carry and their sizes.
+ * The Cloud API's send media limits, as Meta documents them: the types a header can carry and their sizes.
  * Audio and stickers are left out: template headers cannot use them.
  */
 export const SEND_MEDIA_TYPES: Record<string, number> = {

@@ -5,7 +5,7 @@ import { call, signUpWithToken } from '../../test/sandbox-client';
 import type { SignedUp } from '../../test/sandbox-client';
 import { sandboxForFile } from '../../test/sandbox-for-file';
 
-// The Cloud API calls Meta answers besides template sends (issue 15 item 7): read receipts, reading and
+// The Cloud API calls Meta answers besides template sends: read receipts, reading and
 // deleting uploaded media, and `messaging_product` in the query string.
 const sim = sandboxForFile('read-receipts-and-media');
 let account: SignedUp;

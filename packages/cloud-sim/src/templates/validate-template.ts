@@ -209,7 +209,7 @@ function validateBody(body: Json): TemplateComponent {
   const markers = variableMarkers(text);
   const first = markers[0];
   const last = markers[markers.length - 1];
-  // Meta's words and codes, as its API answers (issue 15 item 7); only whitespace counts as outside the text.
+  // Meta's words and codes, as its API answers; only whitespace counts as outside the text.
   if ((first && text.slice(0, first.index).trim() === '') || (last && text.slice(last.end).trim() === '')) {
     throw templateError(
       'Leading or trailing params not allowed',

@@ -12,7 +12,7 @@ const quick = { type: 'QUICK_REPLY' };
 const url = { type: 'URL' };
 const phone = { sub_type: 'PHONE_NUMBER' };
 
-describe('canAddButton (spec §5)', () => {
+describe('canAddButton', () => {
   it('allows buttons under the limits', () => {
     expect(canAddButton([], 'URL')).toEqual({ ok: true });
     expect(canAddButton([url], 'URL')).toEqual({ ok: true });

@@ -14,7 +14,7 @@ function typeOf(button: ButtonLike): string | undefined {
 }
 
 /**
- * Spec §5 Buttons: may a button of `type` be added to `buttons`? The alerts are the spec's ('Only one phone
+ * Buttons: may a button of `type` be added to `buttons`? The alerts are the spec's ('Only one phone
  * number button allowed', 'Maximum 2 URL buttons allowed'); the total of 10 is Meta's.
  */
 export function canAddButton(buttons: readonly ButtonLike[], type: ButtonType): CanAddButtonResult {
@@ -28,22 +28,22 @@ export function canAddButton(buttons: readonly ButtonLike[], type: ButtonType): 
   return { ok: true };
 }
 
-/** The example used when a dynamic URL's example field is left empty (spec §3). */
+/** The example used when a dynamic URL's example field is left empty. */
 export const DEFAULT_URL_EXAMPLE = 'default_value';
 
-/** A URL is dynamic when it holds a `{{` placeholder (spec §3). */
+/** A URL is dynamic when it holds a `{{` placeholder. */
 export function isDynamicUrl(url: string): boolean {
   return url.includes('{{');
 }
 
-/** Spec §5: a new dynamic URL defaults to the typed URL with {{1}} at its end. */
+/** A new dynamic URL defaults to the typed URL with {{1}} at its end. */
 export function withUrlVariable(url: string): string {
   const base = url.replace(/\{\{[^}]*\}\}?$/, '');
   return `${base}{{1}}`;
 }
 
 /**
- * Spec §5: a dynamic URL takes comma-separated example values: 'a, b,,c' → ['a', 'b', 'c']; nothing usable →
+ * A dynamic URL takes comma-separated example values: 'a, b,,c' → ['a', 'b', 'c']; nothing usable →
  * ['default_value'].
  */
 export function parseUrlExamples(input: string): string[] {

@@ -1,4 +1,4 @@
-/** Spec §5 Category; Meta may re-categorise a template after review. */
+/** Template categories; Meta may re-categorise a template after review. */
 export const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
 export const DEFAULT_TEMPLATE_CATEGORY: TemplateCategory = 'MARKETING';
@@ -9,7 +9,7 @@ export type HeaderFormat = (typeof HEADER_FORMATS)[number];
 export const MEDIA_HEADER_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 export type MediaHeaderFormat = (typeof MEDIA_HEADER_FORMATS)[number];
 
-/** The form's six header types (spec §3 form state `headerType`; spec §2 Header section). */
+/** The form's six header types (its `headerType`, as the Header section lists them). */
 export const HEADER_TYPES = ['none', 'text', 'image', 'video', 'document', 'location'] as const;
 export type HeaderType = (typeof HEADER_TYPES)[number];
 export const HEADER_TYPE_LABELS: Record<HeaderType, string> = {
@@ -28,7 +28,7 @@ export type ComponentType = (typeof COMPONENT_TYPES)[number];
 export const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'] as const;
 export type ButtonType = (typeof BUTTON_TYPES)[number];
 
-/** Meta's template statuses (facts §3) plus Herald's DRAFT (kept locally while the Cloud API is unreachable). */
+/** Meta's template statuses plus Herald's DRAFT (kept locally while the Cloud API is unreachable). */
 export const TEMPLATE_STATUSES = [
   'DRAFT',
   'APPROVED',
@@ -44,7 +44,7 @@ export const TEMPLATE_STATUSES = [
 ] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 
-/** Meta allows edits only in these statuses (facts §3). */
+/** Meta allows edits only in these statuses (its Cloud API documentation). */
 export const EDITABLE_TEMPLATE_STATUSES = ['APPROVED', 'REJECTED', 'PAUSED'] as const;
 
 export const TEMPLATE_SORTS = ['latest', 'oldest', 'name'] as const;
@@ -55,7 +55,7 @@ export const TEMPLATE_SORT_LABELS: Record<TemplateSort, string> = {
   name: 'Name',
 };
 
-/** Spec §9 and Meta's limits (facts §3). Lengths count UTF-16 code units, as a textarea's maxLength does. */
+/** The form's limits and Meta's. Lengths count UTF-16 code units, as a textarea's maxLength does. */
 export const TEMPLATE_LIMITS = {
   nameMaxLength: 512,
   headerTextMaxLength: 60,
@@ -69,16 +69,16 @@ export const TEMPLATE_LIMITS = {
   maxUrlButtons: 2,
   maxBodyVariables: 10,
   maxHeaderVariables: 1,
-  /** The renumbering notices vanish after 3 s (spec §5, §9). */
+  /** The renumbering notices vanish after 3 s. */
   noticeMs: 3000,
 } as const;
 
 /**
- * Every message of the template rules. Those quoted by the spec (§5, §8) are exact; the others are Herald's,
+ * Every message of the template rules. Those quoted by the spec are exact; the others are Herald's,
  * for rules the spec leaves silent (Meta's limits), worded in the same style.
  */
 export const TEMPLATE_MESSAGES = {
-  // Spec §5, exact.
+  // The spec's words, exact.
   nameInvalid: 'Only lowercase letters and underscores are allowed',
   incompleteVariable: 'Please complete the variable format: {{1}}',
   variableValueRequired: 'Variable value is required',
@@ -90,7 +90,7 @@ export const TEMPLATE_MESSAGES = {
   urlButtonLimit: 'Maximum 2 URL buttons allowed',
   documentNameHint: 'Cannot contain special characters like /:*?"<>|',
   deleteConfirm: 'Are you sure you want to delete the template?',
-  // Spec §8 toasts, exact.
+  // The spec's toasts, exact.
   saved: 'Template saved successfully!',
   updated: 'Template updated successfully!',
   saveFailed: 'Error saving template:',
@@ -137,7 +137,7 @@ export const TEMPLATE_MESSAGES = {
   phoneNumberInvalid: 'Enter a phone number with its country code, e.g. +14155550123',
 } as const;
 
-/** Spec §2 labels and placeholders of the create and edit screens. */
+/** Labels and placeholders of the create and edit screens. */
 export const TEMPLATE_UI_TEXT = {
   saveButton: 'Save Template',
   saving: 'Saving Template .....',

@@ -1,5 +1,5 @@
 /**
- * Template parameters Meta refuses, and the one rule that keeps Herald from sending them (issue 15 item 5).
+ * Template parameters Meta refuses, and the one rule that keeps Herald from sending them.
  *
  * Meta answers a send whose text parameter holds a new-line or a tab, or more than four consecutive spaces,
  * with (#132018) "Param text cannot have new-line/tab characters or more than 4 consecutive spaces". Contact

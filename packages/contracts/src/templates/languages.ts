@@ -127,7 +127,7 @@ export const TEMPLATE_LANGUAGE_CODES = TEMPLATE_LANGUAGES.map((l) => l.code) as 
 
 const LANGUAGE_NAMES: ReadonlyMap<string, string> = new Map(TEMPLATE_LANGUAGES.map((l) => [l.code, l.name]));
 
-/** Spec §5: en_US on the create screen; the edit screen falls back to en (both readings). */
+/** en_US on the create screen; the edit screen falls back to en (both readings). */
 export const DEFAULT_CREATE_LANGUAGE = 'en_US' satisfies TemplateLanguageCode;
 export const DEFAULT_EDIT_LANGUAGE = 'en' satisfies TemplateLanguageCode;
 

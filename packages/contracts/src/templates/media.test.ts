@@ -3,7 +3,7 @@ import { checkMediaFile, documentNameError, MEDIA_RULES, mediaMimeType, sanitize
 
 const MB = 1024 * 1024;
 
-describe('checkMediaFile (Meta caps, issue 6)', () => {
+describe('checkMediaFile (Meta caps)', () => {
   it('accepts Meta types within the caps', () => {
     expect(checkMediaFile({ format: 'IMAGE', mimeType: 'image/png', size: 5 * MB })).toBeNull();
     expect(checkMediaFile({ format: 'VIDEO', mimeType: 'video/mp4', size: 16 * MB })).toBeNull();
@@ -49,7 +49,7 @@ describe('checkMediaFile (Meta caps, issue 6)', () => {
   });
 });
 
-describe('document name (spec §5)', () => {
+describe('document name', () => {
   it('strips the forbidden characters as typed', () => {
     expect(sanitizeDocumentName('inv/oice:*?"<>()!@#$%^&|2024.pdf')).toBe('invoice2024.pdf');
     expect(sanitizeDocumentName('Price list.pdf')).toBe('Price list.pdf');

@@ -3,19 +3,19 @@ import { type MediaHeaderFormat, TEMPLATE_MESSAGES } from './constants';
 const MB = 1024 * 1024;
 
 export interface MediaRule {
-  /** Meta's accepted MIME types for the header (facts §4). */
+  /** Meta's accepted MIME types for the header (Meta's Cloud API documentation). */
   mimeTypes: readonly string[];
   /** File-name extensions accepted when the browser sends no useful MIME type. */
   extensions: readonly string[];
   /** Meta's size cap in bytes, enforced by the server. */
   maxBytes: number;
-  /** The spec's UI hint (§5), shown as text only. */
+  /** The spec's UI hint, shown as text only. */
   hint: string;
   typeMessage: string;
   sizeMessage: string;
 }
 
-/** Header media: Meta's types and caps (facts §4) with the spec's hints (§5). */
+/** Header media: Meta's types and caps (Meta's Cloud API documentation) with the spec's hints. */
 export const MEDIA_RULES: Record<MediaHeaderFormat, MediaRule> = {
   IMAGE: {
     mimeTypes: ['image/jpeg', 'image/jpg', 'image/png'],
@@ -52,7 +52,7 @@ export const MEDIA_RULES: Record<MediaHeaderFormat, MediaRule> = {
   },
 };
 
-/** The upload area's `accept` attribute (spec §5). */
+/** The upload area's `accept` attribute. */
 export const MEDIA_ACCEPT = 'image/*,video/*,.pdf,.doc,.docx,.txt';
 
 export const EMPTY_FILE_MESSAGE = 'The header file is empty';
@@ -107,7 +107,7 @@ function extensionOf(filename: string): string {
   return dot < 0 ? '' : filename.slice(dot).toLowerCase();
 }
 
-/** The server's check of an uploaded header file (issue 6: 413/400 with a clear message); null when fine. */
+/** The server's check of an uploaded header file (413/400 with a clear message); null when fine. */
 export function checkMediaFile(file: MediaFileInfo): MediaFileProblem | null {
   const rule = MEDIA_RULES[file.format];
   if (mediaMimeType(file) === null) return { status: 400, field: 'header_file', message: rule.typeMessage };
@@ -116,10 +116,10 @@ export function checkMediaFile(file: MediaFileInfo): MediaFileProblem | null {
   return null;
 }
 
-/** Spec §5: these characters are stripped from the document name as typed. */
+/** These characters are stripped from the document name as typed. */
 export const DOCUMENT_NAME_FORBIDDEN = /[/:*?"<>()!@#$%^&|]/g;
 
-/** Spec §5 Media: the document name without / : * ? " < > ( ) ! @ # $ % ^ & |. */
+/** Media: the document name without / : * ? " < > ( ) ! @ # $ % ^ & |. */
 export function sanitizeDocumentName(typed: string): string {
   return typed.replace(DOCUMENT_NAME_FORBIDDEN, '');
 }

@@ -1,10 +1,10 @@
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from './constants';
 
-/** Spec §5: only lowercase letters and underscores (stricter than Meta's `[a-z0-9_]`). */
+/** Only lowercase letters and underscores (stricter than Meta's `[a-z0-9_]`). */
 export const TEMPLATE_NAME_PATTERN = /^[a-z_]+$/;
 
 /**
- * Spec §5 Template name, applied as the user types: lower-cased and every whitespace character turned into an
+ * Template name, applied as the user types: lower-cased and every whitespace character turned into an
  * underscore ('Summer Sale' → 'summer_sale'). Nothing else is removed, so a forbidden character stays visible
  * and `templateNameError` explains it.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BODY_PREVIEW_SAMPLES, previewSampleValue, renderPreviewText } from './preview';
 
-describe('preview samples (spec §2, §3)', () => {
+describe('preview samples', () => {
   it('has a sample for each base column and "{column} example" otherwise', () => {
     for (const column of ['name', 'whatsapp_number', 'age', 'gender', 'address', 'post_code', 'email']) {
       expect(previewSampleValue(column)).not.toMatch(/example$/);

@@ -1,4 +1,4 @@
-/** Spec §3: the preview's sample value for each base customer column. */
+/** The preview's sample value for each base customer column. */
 export const PREVIEW_COLUMN_SAMPLES: Readonly<Record<string, string>> = {
   name: 'John Doe',
   whatsapp_number: '+1 555 123 4567',
@@ -9,7 +9,7 @@ export const PREVIEW_COLUMN_SAMPLES: Readonly<Record<string, string>> = {
   email: 'john.doe@example.com',
 };
 
-/** Spec §2: body preview samples for {{1}}–{{4}} ('Customer', a phone, an address, a date). */
+/** Body preview samples for {{1}}–{{4}} ('Customer', a phone, an address, a date). */
 export const BODY_PREVIEW_SAMPLES: Readonly<Record<number, string>> = {
   1: 'Customer',
   2: '+1 555 123 4567',

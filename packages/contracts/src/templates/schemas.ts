@@ -4,7 +4,7 @@ import { BUTTON_TYPES, HEADER_FORMATS, TEMPLATE_CATEGORIES, TEMPLATE_SORTS } fro
 import { TEMPLATE_LANGUAGE_CODES } from './languages';
 
 /**
- * The JSON shapes of the template calls (spec §3, §7; issue 6 Server). These describe the shape only: the
+ * The JSON shapes of the template calls. These describe the shape only: the
  * rules and their exact messages are `validateTemplatePayload`, which the server runs first (it never throws
  * and names each field), before parsing with `TemplatePayloadSchema` for the types.
  */
@@ -71,7 +71,7 @@ export const TemplateComponentSchema = z
   ])
   .meta({ id: 'TemplateComponent' });
 
-/** Spec §3 dynamic_variables: header {"1": column}; body one object {position: column}. */
+/** `dynamic_variables`: header {"1": column}; body one object {position: column}. */
 export const DynamicVariablesSchema = z.object({
   header_variable: VariableMapSchema.optional(),
   /** The form read for edit: a list of one object mapping '1' to a column. Accepted on write too. */
@@ -79,13 +79,13 @@ export const DynamicVariablesSchema = z.object({
   body_variable: VariableMapSchema.optional(),
 });
 
-/** Spec §3 static_variables: lists of objects keyed by position to the typed value. */
+/** `static_variables`: lists of objects keyed by position to the typed value. */
 export const StaticVariablesSchema = z.object({
   header_variable: VariableMapSchema.optional(),
   body_variable: VariableMapSchema.optional(),
 });
 
-/** POST/PUT /meta/templates/: the `template_data` JSON of the multipart body (spec §3 creation payload). */
+/** POST/PUT /meta/templates/: the `template_data` JSON of the multipart body (the creation payload). */
 export const TemplatePayloadSchema = z
   .object({
     name: z.string(),
@@ -110,11 +110,11 @@ export const TemplateListQuerySchema = z.object({
   sort: z.enum(TEMPLATE_SORTS).default('latest'),
 });
 
-/** Quality as Meta reports it; `date` in epoch seconds (spec §9). 'UNKNOWN' or null shows 'Unknown'. */
+/** Quality as Meta reports it; `date` in epoch seconds. 'UNKNOWN' or null shows 'Unknown'. */
 export const TemplateQualityScoreSchema = z.object({ score: z.string(), date: z.number().nullable() });
 
 /**
- * Spec §3 Template (list item). `template_id` is Meta's id, null for a DRAFT never sent. Category and status
+ * Template (list item). `template_id` is Meta's id, null for a DRAFT never sent. Category and status
  * are strings (see TEMPLATE_CATEGORIES, TEMPLATE_STATUSES) so a value Meta adds later is passed through.
  */
 export const TemplateListItemSchema = z
@@ -145,7 +145,7 @@ export const TemplateListResponseSchema = z
 /** A stored component as read back: Meta's shape, kept loose (synced templates may hold more). */
 export const StoredTemplateComponentSchema = z.looseObject({ type: z.string() });
 
-/** GET /meta/templates/{id}/ (spec §3 Template as read for edit). */
+/** GET /meta/templates/{id}/: a template as read for edit. */
 export const TemplateDetailSchema = z
   .object({
     name: z.string(),

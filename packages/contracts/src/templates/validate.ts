@@ -127,7 +127,7 @@ function hasHandle(header: Json): boolean {
 }
 
 /**
- * Every rule of spec §5 and Meta's limits (facts §3) on the creation payload of spec §3, for the form (to
+ * Every rule of the template form and Meta's documented limits on the creation payload, for the form (to
  * show) and the server (400 naming the field). Pure; never throws, whatever JSON it is given. An empty list
  * means valid.
  */
@@ -308,9 +308,9 @@ export interface VariableExamples {
 }
 
 /**
- * The examples Meta needs for review (facts §3), for a payload that passed `validateTemplatePayload`: the
- * static value, else the component's own example, else for a dynamic variable the preview sample of its
- * customer column (spec §3).
+ * The examples Meta needs for review, for a payload that passed `validateTemplatePayload`: the static value,
+ * else the component's own example, else for a dynamic variable the preview sample of its
+ * customer column.
  */
 export function resolveVariableExamples(payload: unknown): VariableExamples {
   if (!isRecord(payload)) return { header: null, body: [] };

@@ -125,7 +125,7 @@ describe('renumberBodyVariables', () => {
   });
 });
 
-describe('deleteBodyVariable (spec §4)', () => {
+describe('deleteBodyVariable', () => {
   it('removes the marker and renumbers the later ones down', () => {
     expect(deleteBodyVariable('Hi {{1}}, code {{2}}, date {{3}}', 2)).toBe('Hi {{1}}, code , date {{2}}');
     expect(deleteBodyVariable('{{1}} {{2}} {{1}}', 1)).toBe(' {{1}} ');
@@ -142,7 +142,7 @@ describe('appendBodyVariable', () => {
   });
 });
 
-describe('header variable (spec §4)', () => {
+describe('header variable', () => {
   it('rewrites {{2}}..{{9}} to {{1}}', () => {
     for (let n = 2; n <= 9; n++) expect(normalizeHeaderText(`Order {{${n}}}`)).toBe('Order {{1}}');
   });

@@ -1,7 +1,7 @@
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from './constants';
 
 /**
- * `{{n}}` variables of header and body text (spec §4, §5).
+ * `{{n}}` variables of header and body text.
  *
  * A marker is exactly `{{digits}}`; anything else with `{{` or `}}` is an incomplete variable. A marker may be
  * repeated ('{{1}} and {{1}}'): both are the same variable, with one value, and count once towards the limit
@@ -59,7 +59,7 @@ export function countVariables(text: string): number {
 
 /**
  * True when the text has the start or end of a marker that is not a complete `{{n}}`: '{{1', '{{}}', '{{a}}',
- * '{{ 1 }}', '1}}'. Spec §5: 'Please complete the variable format: {{1}}'.
+ * '{{ 1 }}', '1}}'. The message: 'Please complete the variable format: {{1}}'.
  */
 export function hasIncompleteVariable(text: string): boolean {
   // Complete markers become a brace-free character, so no new '{{' or '}}' can form across them.
@@ -121,7 +121,7 @@ function renumberPass(text: string): { text: string; moves: RenumberResult['move
 }
 
 /**
- * Spec §5 Body. When the distinct numbers are not exactly 1..k with k ≤ 10, every variable is renumbered in
+ * Body text: when the distinct numbers are not exactly 1..k with k ≤ 10, every variable is renumbered in
  * order of first appearance; the 11th and later distinct variables are dropped (their markers removed, the
  * text around them kept). A text already numbered 1..k is left alone even if its markers appear out of order
  * ('{{2}} then {{1}}'), so reordering sentences never swaps the values the user typed.
@@ -152,7 +152,7 @@ export function renumberBodyVariables(text: string): RenumberResult {
 }
 
 /**
- * Spec §4 Body variables: deleting variable n removes its markers and renumbers the later ones down by one
+ * Body variables: deleting variable n removes its markers and renumbers the later ones down by one
  * ('{{1}} {{2}} {{3}}' minus 2 → '{{1}}  {{2}}'). Other text is kept.
  */
 export function deleteBodyVariable(text: string, n: number): string {
@@ -165,7 +165,7 @@ export function deleteBodyVariable(text: string, n: number): string {
 }
 
 /**
- * Spec §4: 'Add Variable' appends the next marker ({{count + 1}}); at 10 variables ('Max Variables') the text is
+ * 'Add Variable' appends the next marker ({{count + 1}}); at 10 variables ('Max Variables') the text is
  * returned unchanged. Expects a renumbered text.
  */
 export function appendBodyVariable(text: string): string {
@@ -175,7 +175,7 @@ export function appendBodyVariable(text: string): string {
 }
 
 /**
- * Spec §4 Header variable: any `{{n}}` is rewritten to `{{1}}` (the spec names 2–9; 0, 10 and above are
+ * Header variable: any `{{n}}` is rewritten to `{{1}}` (the spec names 2–9; 0, 10 and above are
  * treated alike so the header always ends with at most one variable) and only the first marker is kept; later
  * ones are removed, the text around them kept.
  */
@@ -193,12 +193,12 @@ export function normalizeHeaderText(text: string): string {
   }
 }
 
-/** Spec §4: adding a header variable appends {{1}} when the header has none. */
+/** Adding a header variable appends {{1}} when the header has none. */
 export function addHeaderVariable(text: string): string {
   return findVariables(text).length > 0 ? text : `${text}{{1}}`;
 }
 
-/** Spec §4: removing the header variable strips its marker. */
+/** Removing the header variable strips its marker. */
 export function removeHeaderVariable(text: string): string {
   return stripVariables(text);
 }

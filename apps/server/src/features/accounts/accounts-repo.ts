@@ -71,7 +71,7 @@ export async function insertWaba(
 
 /**
  * Inserts or refreshes the account's numbers as the Cloud API reported them, and the portfolio's messaging
- * limit tier they show (the same on every number of the portfolio, cloud-api-facts §2).
+ * limit tier they show (the same on every number of the portfolio, Meta's Cloud API documentation).
  */
 export async function upsertPhoneNumbers(
   db: Queryable,

@@ -40,7 +40,7 @@ function accountChangeMessage(outcome: AccountChangeOutcome): string {
     : sent;
 }
 
-/** Spec §7 auth calls, plus GET /api/auth/wabas/, the password reset and the Embedded Signup settings. */
+/** Auth calls, plus GET /api/auth/wabas/, the password reset and the Embedded Signup settings. */
 export function authRoutes(deps: {
   auth: AuthService;
   authenticate: RequestHook;
@@ -211,7 +211,7 @@ export function authRoutes(deps: {
         sdk_url: config.embeddedSignup.sdkUrl,
         app_id: config.META_APP_ID,
         config_id: config.META_CONFIG_ID,
-        // Spec §7: the SDK is initialised with version v18.0.
+        // The SDK is initialised with version v18.0.
         graph_version: 'v18.0',
         trusted_origins: config.embeddedSignup.trustedOrigins,
         sandbox: config.sandboxMode,

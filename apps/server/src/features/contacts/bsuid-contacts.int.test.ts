@@ -7,7 +7,7 @@ import { MessageSender } from '../broadcasts/message-sender';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 
 /**
- * Issue 20 item 5 against the sandbox over HTTP: customers whom WhatsApp shows by username, with a
+ * Against the sandbox over HTTP: customers whom WhatsApp shows by username, with a
  * business-scoped user id (BSUID) and no phone number. Their STOP holds for later broadcasts, a broadcast reaches
  * them with `recipient`, their statuses and replies reach their contact, and a change of BSUID follows them.
  */

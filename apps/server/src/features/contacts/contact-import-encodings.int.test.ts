@@ -43,7 +43,7 @@ function send(headers: Headers, parts: Part[]) {
   });
 }
 
-describe('POST /recipient/import/ reads the encoding the file was saved in (issue 17)', () => {
+describe('POST /recipient/import/ reads the encoding the file was saved in', () => {
   it.each([
     ['Windows-1252 (Excel: CSV (Comma delimited))', windows1252(CSV)],
     ['UTF-8 with a byte-order mark (Excel: CSV UTF-8)', Buffer.from(`\uFEFF${CSV}`, 'utf8')],
@@ -96,7 +96,7 @@ describe('POST /recipient/import/ reads the encoding the file was saved in (issu
   });
 });
 
-describe('POST /recipient/import/ default_country (issue 17: national numbers)', () => {
+describe('POST /recipient/import/ default_country (national numbers)', () => {
   const csv = 'name,number\nLena,0151 12340016\nAna,+44 7911 123456\n';
   const file = { name: 'file', filename: 'contacts.csv', content: csv };
   const tag = { name: 'tag', value: 'national' };

@@ -202,7 +202,7 @@ export class ContactImport {
     }
     await recordExtraColumns(client, this.wabaId, this.header?.extras.map((extra) => extra.name) ?? []);
     await adjustContactTotal(client, this.wabaId, this.created);
-    // The bell's and Recent Activity's "import finished" (issue 16), committed with the import.
+    // The bell's and Recent Activity's "import finished", committed with the import.
     await recordImportEvent(client, this.wabaId, this.result(), tag);
     await client.query('commit');
     this.release();
@@ -237,7 +237,9 @@ export class ContactImport {
     await lockContactWrites(client, this.wabaId, 'import');
     // Each chunk reaches contacts through its indexes, never by scanning or hashing every contact of the
     // account: the statistics of a table growing inside this transaction are stale by construction, and a
-    // bad plan here turns quadratic (measured). These settings end with the transaction.
+    // bad plan here turns quadratic (measured). These settings end with the transaction. The contacts'
+    // audience-count triggers run under them too: audience_counts_contacts_changed() turns hash and merge
+    // joins back on for itself (its join of two transition tables needs them; migration 031).
     await client.query(
       'set local enable_seqscan = off; set local enable_hashjoin = off; set local enable_mergejoin = off',
     );

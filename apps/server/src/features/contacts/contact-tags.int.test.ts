@@ -277,7 +277,7 @@ describe('GET /recipient/create/ filtered by tags and opt-out', () => {
   });
 });
 
-describe('the contact form’s frictions (issue 17 item 7)', () => {
+describe('the contact form’s frictions', () => {
   it('names the contact that has a duplicate number by name and number, never by internal id', async () => {
     const { headers } = await contactsUser(t, 'dup-name@acme.test');
     const first = (

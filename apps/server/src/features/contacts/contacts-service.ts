@@ -22,7 +22,7 @@ export interface ContactPage {
   hasNext: boolean;
 }
 
-/** The add/edit form's fields (spec §3), with the optional tags and default country of issue 17. */
+/** The add/edit form's fields, with the optional tags and default country. */
 export interface ContactInput {
   customer_name: string;
   whatsapp_number: string;
@@ -57,7 +57,7 @@ function distinctNames(names: string[]): string[] {
 
 const notFound = () => HttpError.field(404, 'id', 'Contact not found');
 
-/** Contacts of one account (spec §2 Contacts): every method takes the account's internal id first. */
+/** Contacts of one account: every method takes the account's internal id first. */
 export class ContactsService {
   /** Bulk tag changes, rename and delete (routes reach them through the contacts service). */
   readonly tagging: TagsService;

@@ -160,7 +160,7 @@ describe('columnName and searchPatterns', () => {
   });
 });
 
-describe('validateRow: unreadable characters and national numbers (issue 17)', () => {
+describe('validateRow: unreadable characters and national numbers', () => {
   it('refuses a cell holding U+FFFD, naming its column, and a header holding one', () => {
     expect(validateRow(['Jos\uFFFD', '+14155550123', '', '', '', '', ''], FULL)).toEqual({
       errors: [`name ${UNREADABLE_TEXT_RULE}`],

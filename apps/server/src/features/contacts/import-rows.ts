@@ -2,7 +2,7 @@ import { EMAIL_PATTERN, isSafeText, normalizePhoneNumber, UNSAFE_TEXT_RULE } fro
 import type { PhoneCountry } from '@herald/contracts';
 import { REPLACEMENT_CHARACTER } from './csv-decoder';
 
-/** Spec §3: the import's own columns. `whatsapp_number` is accepted for `number` (it is what /cols lists). */
+/** The import's own columns. `whatsapp_number` is accepted for `number` (it is what /cols lists). */
 const KNOWN_COLUMNS = ['name', 'number', 'age', 'gender', 'address', 'post_code', 'email'] as const;
 type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const ALIASES: Record<string, KnownColumn> = { whatsapp_number: 'number' };
@@ -103,8 +103,8 @@ export function isBlankRecord(record: string[]): boolean {
 }
 
 /**
- * Checks one data row against spec §5; answers the row to store or every problem with it. A number without
- * its country code is read in `defaultCountry` when one is given.
+ * Checks one data row against the import rules; answers the row to store or every problem with it. A number
+ * without its country code is read in `defaultCountry` when one is given.
  */
 export function validateRow(
   record: string[],

@@ -31,7 +31,7 @@ const IdParamsSchema = z.object({
     .positive('must be a contact id'),
 });
 
-/** Spec §7 recipient calls, plus DELETE /recipient/{id}/. Registered inside the business (X-WABA-ID) scope. */
+/** Recipient calls, plus DELETE /recipient/{id}/. Registered inside the business (X-WABA-ID) scope. */
 export function contactsRoutes(
   contacts: ContactsService,
   options: { importMaxBytes?: number } = {},

@@ -12,7 +12,7 @@ import type { TagsService } from './tags-service';
 
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 
-/** Tag management where contacts are (issue 17). Registered inside the business (X-WABA-ID) scope. */
+/** Tag management where contacts are. Registered inside the business (X-WABA-ID) scope. */
 export function tagRoutes(tags: TagsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(

@@ -20,7 +20,7 @@ function notAllTheAccounts(requested: number, matched: number): HttpError {
 const unique = (ids: number[]) => [...new Set(ids)];
 
 /**
- * Tag management of one account (issue 17): bulk add and remove (one statement each, however many
+ * Tag management of one account: bulk add and remove (one statement each, however many
  * contacts), rename and delete with the number of contacts each affects.
  */
 export class TagsService {

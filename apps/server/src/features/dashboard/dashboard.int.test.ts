@@ -8,7 +8,7 @@ import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { forgetActiveContacts, waitForPastRanges } from './active-contacts';
 
 /**
- * Issue 16 items 2 and 4: every card's definition on a known data set, the previous period's change, a day's
+ * Every card's definition on a known data set, the previous period's change, a day's
  * boundaries in the user's time zone, and the hourly figures equal to a recount from the message rows after
  * duplicated and reordered webhooks (signed, over HTTP).
  */

@@ -14,7 +14,7 @@ import { markSeen, readHeader } from './account-events';
 import { dashboardCsv } from './dashboard-csv';
 import type { DashboardService } from './dashboard-service';
 
-/** The Dashboard's figures and the header's badges, inside the business (X-WABA-ID) scope (issue 16). */
+/** The Dashboard's figures and the header's badges, inside the business (X-WABA-ID) scope. */
 export function dashboardRoutes(dashboard: DashboardService, pool: Pool): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -10,7 +10,7 @@ import { saveAccountSettings } from '../settings/settings-repo';
 import { BROADCAST_MAIL_QUEUE, BroadcastMailer, MAIL_ATTEMPTS } from './broadcast-mail';
 
 /**
- * Issue 17 item 6, 'Notify Customers via Email': a completed broadcast's e-mail goes through a real SMTP
+ * 'Notify Customers via Email': a completed broadcast's e-mail goes through a real SMTP
  * server (smtp-server, listening in this test) by the worker's pg-boss job, once per broadcast, only for an
  * account with the option on; without SMTP_URL nothing is attempted and that is said once.
  */

@@ -41,7 +41,7 @@ export const applyCapabilityUpdate: WebhookHandler = async (client, change) => {
 /**
  * `phone_number_quality_update`: FLAGGED and UNFLAGGED change whether the number may send (its status);
  * a limit change (DOWNGRADE, UPGRADE) carries the portfolio's new tier. The number is named by its display
- * number, digits only in webhooks (cloud-api-facts §2).
+ * number, digits only in webhooks (Meta's Cloud API documentation).
  */
 export const applyPhoneQualityUpdate: WebhookHandler = async (client, change) => {
   const update = change.value as QualityUpdate | undefined;

@@ -18,7 +18,7 @@ function toPhoneNumber(number: GraphPhoneNumber): PhoneNumber {
     platform_type: number.platform_type ?? null,
     throughput: number.throughput ?? null,
     last_onboarded_time: number.last_onboarded_time ?? null,
-    // Meta deprecated messaging_limit_tier; read the current field first (cloud-api-facts §2).
+    // Meta deprecated messaging_limit_tier; read the current field first (Meta's Cloud API documentation).
     messaging_limit_tier:
       number.whatsapp_business_manager_messaging_limit ?? number.messaging_limit_tier ?? null,
     status: number.status ?? null,

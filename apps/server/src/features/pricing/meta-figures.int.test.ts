@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../../../../test-support/test-app
 import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
 
-// Issue 20 item 4: Meta's own figure for a broadcast, read over real HTTP from the sandbox's pricing_analytics,
+// Meta's own figure for a broadcast, read over real HTTP from the sandbox's pricing_analytics,
 // which bills what the sandbox itself delivered (decision 053).
 let t: TestApp;
 let headers: Record<string, string>;

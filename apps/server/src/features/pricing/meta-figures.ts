@@ -60,7 +60,7 @@ function metaFailure(error: unknown): HttpError {
 }
 
 /**
- * Meta's own figure for one broadcast (issue 20 item 4, decision 053): its pricing_analytics for the broadcast's
+ * Meta's own figure for one broadcast (decision 053): its pricing_analytics for the broadcast's
  * sending number from the first send to the last status (now, while it is sending), billable (REGULAR) messages
  * only, with what Herald's own rows say about the same number and range so the page can tell why they differ.
  */

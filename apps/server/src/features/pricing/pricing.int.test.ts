@@ -7,7 +7,7 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { DEFAULT_RATE_CARD_FILE, loadRateCard, RateCardError } from './rate-card';
 
-// Issue 20 items 1-3: the estimate by market, the cost from the pricing status webhooks state, the rate card.
+// The estimate by market, the cost from the pricing status webhooks state, the rate card.
 const dir = mkdtempSync(path.join(tmpdir(), 'herald-rate-card-'));
 /** Herald's card plus new India and United Kingdom rates from 2026-10-01: a rate change to price across. */
 const cardFile = path.join(dir, 'rate-card.csv');

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { MetaFiguresService } from './meta-figures';
 import type { PricingService } from './pricing-service';
 
-/** What broadcasts cost, before (estimate) and after (from stored pricing); X-WABA-ID scope (issue 20). */
+/** What broadcasts cost, before (estimate) and after (from stored pricing); X-WABA-ID scope. */
 export function pricingRoutes(pricing: PricingService, meta: MetaFiguresService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(

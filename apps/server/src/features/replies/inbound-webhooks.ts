@@ -4,7 +4,7 @@ import type { WebhookHandler } from '../webhooks/webhook-processor';
 import { broadcastWrites } from '../broadcasts/message-status-webhooks';
 import { e164, isBsuid } from '../contacts/bsuid-contacts';
 
-/** An inbound message as Meta writes it (facts §5): only the fields Herald reads, any of them possibly absent. */
+/** An inbound message as Meta documents it: only the fields Herald reads, any of them possibly absent. */
 interface RawInbound {
   from?: unknown;
   /** The sender's BSUID: since 2026 the only sender id when WhatsApp hides their number (decision 050). */

@@ -7,7 +7,7 @@ import { BroadcastEngine } from '../broadcasts/broadcast-engine';
 import { MessageSender } from '../broadcasts/message-sender';
 
 /**
- * Issue 16 item 1 against the sandbox over HTTP: a broadcast is sent and delivered, recipients reply through the
+ * Against the sandbox over HTTP: a broadcast is sent and delivered, recipients reply through the
  * sandbox's control API (a typed reply, a quick-reply press naming the message), and the delivery report shows
  * each reply, the Replied filter's count and the reply rate; the history shows Replied %. Item 3: the bell.
  */

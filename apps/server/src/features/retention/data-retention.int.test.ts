@@ -6,7 +6,7 @@ import { saveAccountSettings } from '../settings/settings-repo';
 import { removeExpiredData } from './data-retention';
 
 /**
- * Issue 17 item 6: the retention removes per-recipient rows and replies older than each account's setting,
+ * The retention removes per-recipient rows and replies older than each account's setting,
  * in batches, and keeps every total: the broadcast's counters, its report figures, the Dashboard's hours.
  */
 let t: TestApp;

@@ -6,7 +6,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SettingsService } from './settings-service';
 
-/** GET and PUT /settings/: the selected account's settings (X-WABA-ID scope; issue 17). */
+/** GET and PUT /settings/: the selected account's settings (X-WABA-ID scope). */
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../../../test-support/test-app
 import { signedInUser } from '../auth/auth-test-helpers';
 import { PNG, templateMultipart } from '../templates/templates-test-helpers';
 
-// Message Settings' two effects on NEW templates (issue 17 item 6): the default language and the approval
+// Message Settings' two effects on NEW templates: the default language and the approval
 // that keeps a new template a draft, both against the real sandbox Cloud API.
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import type { Pool } from '../../db/pool';
 import type { OwnedWaba } from '../accounts/accounts-repo';
 import { readAccountSettings, saveAccountSettings } from './settings-repo';
 
-/** Settings saved per business account (issue 17): read and saved only within the caller's account. */
+/** Settings saved per business account: read and saved only within the caller's account. */
 export class SettingsService {
   constructor(private readonly deps: { pool: Pool; mailServerConfigured: boolean }) {}
 

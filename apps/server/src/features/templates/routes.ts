@@ -97,7 +97,7 @@ async function readTemplateRequest(
   return { payload, file };
 }
 
-/** Spec §7 template calls, plus Submit for drafts and the owner-only media of previews. */
+/** Template calls, plus Submit for drafts and the owner-only media of previews. */
 export function templatesRoutes(templates: TemplatesService): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, { throwFileSizeLimit: true });

@@ -107,7 +107,7 @@ export class TemplatesService {
       category: row.category,
       components: row.components as TemplateDetail['components'],
       dynamic_variables: {
-        // Spec §3: read for edit, the header variable is a list of one object mapping '1' to a column.
+        // Read for edit, the header variable is a list of one object mapping '1' to a column.
         ...(dynamic.header_variable ? { header_variables: [dynamic.header_variable] } : {}),
         ...(dynamic.body_variable ? { body_variable: dynamic.body_variable } : {}),
       },

@@ -22,7 +22,7 @@ export function createWebhookProcessor(
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);
-  // Every customer message is kept and linked to the broadcast message it answers (issue 16).
+  // Every customer message is kept and linked to the broadcast message it answers.
   processor.on('messages', storeInboundMessages);
   processor.on('business_capability_update', applyCapabilityUpdate);
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);

@@ -1,4 +1,4 @@
-/** The `value` of a `messages` webhook change (facts §5): delivery statuses and inbound messages. */
+/** The `value` of a `messages` webhook change as Meta documents it: delivery statuses and inbound messages. */
 export interface MessagesValue {
   statuses?: MessageStatus[];
   messages?: InboundMessage[];

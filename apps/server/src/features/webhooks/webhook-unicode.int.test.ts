@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../../../../test-support/test-app
 import { contactsUser } from '../contacts/contacts-test-helpers';
 import { signBody } from './signature';
 
-// Meta writes webhook JSON with non-ASCII as \uXXXX escapes and signs those exact bytes (issue 15 item 7): the
+// Meta writes webhook JSON with non-ASCII as \uXXXX escapes and signs those exact bytes: the
 // sandbox does the same, and Herald must check the signature over the bytes received, never over a re-encoding.
 let t: TestApp;
 let user: Awaited<ReturnType<typeof contactsUser>>;

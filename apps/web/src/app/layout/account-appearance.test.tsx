@@ -28,7 +28,7 @@ function serve(appearance: { dark_theme: boolean; beta_features: boolean } | und
 
 const dark = () => document.documentElement.classList.contains('dark');
 
-describe("the account's appearance on every screen (issue 17, decision 040)", () => {
+describe("the account's appearance on every screen (decision 040)", () => {
   it('a saved dark theme and beta features apply on load, and light comes back after Logout', async () => {
     serve({ dark_theme: true, beta_features: true });
     renderRoute('/number', { preloadedState: withAccount });

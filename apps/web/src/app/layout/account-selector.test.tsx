@@ -20,7 +20,7 @@ afterEach(() => {
   if (originalLocation) Object.defineProperty(window, 'location', originalLocation);
 });
 
-describe('account selector (spec §2)', () => {
+describe('account selector', () => {
   it('is hidden when there are no accounts', () => {
     const { container } = renderWithStore(<AccountSelector />);
     expect(container.innerHTML).toBe('');

@@ -5,7 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { PersistorContext } from '../../lib/persistor-context';
 
 /**
- * Spec §2: shown only with at least one business account; choosing one stores it as the selected
+ * Shown only with at least one business account; choosing one stores it as the selected
  * account and reloads the page, so every screen refetches for the new account.
  */
 export function AccountSelector() {

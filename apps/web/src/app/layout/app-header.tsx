@@ -30,7 +30,7 @@ export function AppHeader({ title, navOpen, menuButtonRef, onOpenNav }: AppHeade
   const persistor = useContext(PersistorContext);
   useHeaderRefreshOnNavigation();
 
-  // Spec §4/§8: the session ends only when the server answers 200; a failure is only logged.
+  // The session ends only when the server answers 200; a failure is only logged.
   async function handleLogout() {
     const result = await logoutOnServer();
     if ('error' in result) {

@@ -21,7 +21,7 @@ const expectedNav: Array<[string, string]> = [
   ['Settings', '/settings'],
 ];
 
-/** The dashboard's and the header's reads (issue 16): an account that has sent nothing yet. */
+/** The dashboard's and the header's reads: an account that has sent nothing yet. */
 function serverReads(request: Request): Response {
   if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
   if (pathOf(request) === '/dashboard/')
@@ -43,7 +43,7 @@ async function renderLayout(path = '/customers', preloadedState: PreloadedState 
   return result;
 }
 
-describe('shared layout (spec §2)', () => {
+describe('shared layout', () => {
   it('lists exactly the six navigation entries with their links', async () => {
     await renderLayout();
     const nav = screen.getByRole('navigation', { name: 'Main' });
@@ -53,7 +53,7 @@ describe('shared layout (spec §2)', () => {
     );
   });
 
-  it('shows no badge without an account: nothing real to count (issue 16)', async () => {
+  it('shows no badge without an account: nothing real to count', async () => {
     await renderLayout();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: /Customers/ }).textContent).toBe('Customers');
@@ -132,7 +132,7 @@ describe('shared layout (spec §2)', () => {
   });
 });
 
-describe('navigation drawer on a phone (issue 19)', () => {
+describe('navigation drawer on a phone', () => {
   it('opens from the menu button, then Escape closes it and gives focus back to the button', async () => {
     await renderLayout('/customers');
     const menuButton = screen.getByRole('button', { name: 'Open navigation' });

@@ -8,7 +8,7 @@ import { Breadcrumb } from './breadcrumb';
 import { NAV_DRAWER_ID } from './nav-items';
 import { SideNav } from './side-nav';
 
-/** Spec §2: the layout every protected screen shares. */
+/** The layout every protected screen shares. */
 export function AppLayout() {
   const title = usePageTitle();
   const [navOpen, setNavOpen] = useState(false);
@@ -16,7 +16,7 @@ export function AppLayout() {
   const drawerRef = useRef<HTMLElement>(null);
   useAccountTheme();
 
-  // Issue 19: on a phone the navigation is a drawer over the page. Escape closes it like any menu and gives
+  // On a phone the navigation is a drawer over the page. Escape closes it like any menu and gives
   // focus back to the button that opened it, so a keyboard user is not left on a link that just disappeared.
   useEffect(() => {
     if (!navOpen) return;

@@ -16,7 +16,7 @@ const SCREENS: Record<string, string> = {
 };
 
 /**
- * The screens from Home to the current one, by name (issue 17: not the raw path segments, 'templates › 1').
+ * The screens from Home to the current one, by name (not the raw path segments, 'templates › 1').
  * `names.template` is the name of the template being edited, once it has loaded.
  */
 export function breadcrumbTrail(pathname: string, names: { template?: string } = {}): Crumb[] {

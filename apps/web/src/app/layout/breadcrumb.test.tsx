@@ -11,7 +11,7 @@ function crumbs(): string[] {
     .map((item) => item.textContent ?? '');
 }
 
-describe('breadcrumbTrail (issue 17: screens by name, not path segments)', () => {
+describe('breadcrumbTrail (screens by name, not path segments)', () => {
   it('names every screen of the app', () => {
     const labels = (path: string, names = {}) => breadcrumbTrail(path, names).map((c) => c.label);
     expect(labels('/dashboard')).toEqual(['Dashboard']);

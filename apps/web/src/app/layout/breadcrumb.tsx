@@ -12,7 +12,7 @@ function useEditedTemplateName(pathname: string): string | undefined {
   return id ? currentData?.name : undefined;
 }
 
-/** Spec §2: where the user is, e.g. Home › Templates › Create Template, each earlier screen a link. */
+/** Where the user is, e.g. Home › Templates › Create Template, each earlier screen a link. */
 export function Breadcrumb() {
   const { pathname } = useLocation();
   const trail = breadcrumbTrail(pathname, { template: useEditedTemplateName(pathname) });

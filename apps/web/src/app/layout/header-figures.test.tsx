@@ -58,7 +58,7 @@ function stubHeader(contacts = 1234) {
 const headerReads = (fetch: ReturnType<typeof stubFetch>) =>
   fetch.requests().filter((request) => pathOf(request) === '/dashboard/header');
 
-describe('header and navigation tell the truth (issue 16)', () => {
+describe('header and navigation tell the truth', () => {
   it('shows the account’s contact count on Customers, and no Settings badge', async () => {
     const fetch = stubHeader();
     renderRoute('/template', { preloadedState: withAccount });

@@ -12,7 +12,7 @@ export type NavItem = {
   label: string;
   to: string;
   icon: ComponentType<SVGProps<SVGSVGElement>>;
-  /** Issue 16: the badge's figure from GET /dashboard/header (the account's contact count); none otherwise. */
+  /** The badge's figure from GET /dashboard/header (the account's contact count); none otherwise. */
   badge?: 'contacts';
 };
 

@@ -8,7 +8,7 @@ import { useHeaderFigures } from './header-figures';
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * Issue 16: the bell lists the account's latest events (templates reviewed or paused, broadcasts completed or
+ * The bell lists the account's latest events (templates reviewed or paused, broadcasts completed or
  * waiting, imports finished); its badge is the unread count, none at 0. Opening it marks what it shows as seen.
  * Escape or a click elsewhere closes it and gives focus back to the bell.
  */

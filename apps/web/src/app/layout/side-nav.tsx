@@ -5,7 +5,7 @@ import { NAV_ITEMS } from './nav-items';
 type SideNavProps = { onNavigate?: () => void };
 
 export function SideNav({ onNavigate }: SideNavProps) {
-  // Issue 16: a badge shows a real figure or nothing (no account selected, or not read yet).
+  // A badge shows a real figure or nothing (no account selected, or not read yet).
   const { currentData } = useHeaderFigures();
   const figures = { contacts: currentData?.contacts };
   return (

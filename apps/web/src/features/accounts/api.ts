@@ -3,7 +3,7 @@ import type { WabaAccount } from './waba-slice';
 import { setWabaAccounts } from './waba-slice';
 import { api } from '../../lib/api';
 
-/** Spec §7: the account list and "Connect New Account". */
+/** The account list and "Connect New Account". */
 export const accountsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** GET /api/auth/wabas/: the signed-in user's accounts; a fresh list replaces the stored one. */

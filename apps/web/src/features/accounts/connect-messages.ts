@@ -4,7 +4,7 @@ export const CONNECT_SUCCESS_MESSAGE = 'WhatsApp account connected successfully!
 export const CONNECT_FAILED_MESSAGE = 'Failed to connect WhatsApp account';
 export const MISSING_CREDENTIALS_MESSAGE = 'Missing required credentials. Please try connecting again.';
 
-/** Spec §8: what "Connect New Account" says when the provider's part fails. */
+/** What "Connect New Account" says when the provider's part fails. */
 export const CONNECT_FAILURE_MESSAGES: Record<EmbeddedSignupFailure, string> = {
   'sdk-missing': 'Facebook SDK not loaded. Please refresh the page.',
   'login-cancelled': 'Login was cancelled or failed. Please try again.',

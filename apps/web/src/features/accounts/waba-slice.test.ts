@@ -12,7 +12,7 @@ import type { WabaAccount } from './waba-slice';
 const first: WabaAccount = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };
 const second: WabaAccount = { waba_id: '222', details: [{ display_name: 'Acme Support' }] };
 
-describe('waba slice (spec §3/§4 Accounts)', () => {
+describe('waba slice', () => {
   it('starts with no accounts and no selection', () => {
     expect(wabaReducer(undefined, { type: '@@init' })).toEqual({
       wabaAccounts: [],

@@ -1,13 +1,13 @@
 import { createSlice } from '@reduxjs/toolkit';
 import type { PayloadAction } from '@reduxjs/toolkit';
 
-/** A WhatsApp Business account as the login answer lists it (spec §3); other fields are not shown. */
+/** A WhatsApp Business account as the login answer lists it; other fields are not shown. */
 export type WabaAccount = {
   waba_id: string;
   details: Array<{ display_name?: string; [k: string]: unknown }>;
 };
 
-/** Business account state (spec §3), persisted in local storage under 'waba'. */
+/** Business account state, persisted in local storage under 'waba'. */
 export type WabaState = {
   wabaAccounts: WabaAccount[];
   selectedWabaAccount: WabaAccount | null;
@@ -19,7 +19,7 @@ const wabaSlice = createSlice({
   name: 'waba',
   initialState: initialWabaState,
   reducers: {
-    /** Stores the list and selects the first account when none is selected yet (spec §4). */
+    /** Stores the list and selects the first account when none is selected yet. */
     setWabaAccounts(state, action: PayloadAction<WabaAccount[]>) {
       state.wabaAccounts = action.payload;
       const [first] = action.payload;

@@ -4,7 +4,7 @@ import { api } from '../../lib/api';
 type MessageAnswer = { message: string };
 
 /**
- * Spec §7: the auth calls. Sign-up and password reset are made signed out (`public`). Sign-in is a plain fetch
+ * The auth calls. Sign-up and password reset are made signed out (`public`). Sign-in is a plain fetch
  * (./sign-in-request), so the first screen does not load this query layer.
  */
 export const authApi = api.injectEndpoints({

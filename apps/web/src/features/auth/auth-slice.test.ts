@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authReducer, initialAuthState, logout, setCredentials, updateTokens } from './auth-slice';
 
-describe('auth slice (spec §3/§4 Session)', () => {
+describe('auth slice (the session)', () => {
   it('starts signed out with both tokens null', () => {
     expect(authReducer(undefined, { type: '@@init' })).toEqual({ accessToken: null, refreshToken: null });
   });

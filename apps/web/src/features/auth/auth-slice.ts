@@ -1,7 +1,7 @@
 import { createSlice } from '@reduxjs/toolkit';
 import type { PayloadAction } from '@reduxjs/toolkit';
 
-/** The session (spec §3), persisted in local storage under 'auth'. */
+/** The session, persisted in local storage under 'auth'. */
 export type AuthState = {
   accessToken: string | null;
   refreshToken: string | null;

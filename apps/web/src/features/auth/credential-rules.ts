@@ -7,12 +7,12 @@ import {
   PIN_MESSAGE,
 } from '@herald/contracts';
 
-/** Spec §5: the e-mail rule, from the shared contracts; null when the address is fine. */
+/** The e-mail rule, from the shared contracts; null when the address is fine. */
 export function emailError(email: string): string | null {
   return EMAIL_PATTERN.test(email.trim()) ? null : EMAIL_MESSAGE;
 }
 
-/** Spec §5: the password rule (at least 8 characters); null when it is fine. */
+/** The password rule (at least 8 characters); null when it is fine. */
 export function passwordError(password: string): string | null {
   return password.length >= PASSWORD_MIN_LENGTH ? null : PASSWORD_MESSAGE;
 }

@@ -1,7 +1,7 @@
 import type { LoginRequest, LoginResponse } from '@herald/contracts';
 import { serverMessage } from '../../lib/server-message';
 
-/** Spec §7: the sign-in call. */
+/** The sign-in call. */
 export const LOGIN_PATH = '/api/auth/login/';
 
 export const LOGIN_FAILED_MESSAGE = 'Login failed. Please try again.';
@@ -18,7 +18,7 @@ function isLoginResponse(body: unknown): body is LoginResponse {
 }
 
 /**
- * Signs in with plain fetch (issue 19): the sign-in screen is the first one most visits load, and this keeps
+ * Signs in with plain fetch: the sign-in screen is the first one most visits load, and this keeps
  * Redux Toolkit's query layer out of its JavaScript. The call is made signed out, so a 401 means wrong
  * credentials and is never followed by a token refresh. Resolves with the session; rejects with SignInFailure.
  */

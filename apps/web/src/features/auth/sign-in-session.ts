@@ -8,7 +8,7 @@ import { setCredentials } from './auth-slice';
 export type SessionStore = { dispatch: AppDispatch; getState: () => RootState };
 
 /**
- * Saves the session a sign-in answered into the store (spec §3, §4): both tokens, the user's accounts, and the
+ * Saves the session a sign-in answered into the store: both tokens, the user's accounts, and the
  * stored account selection only if it belongs to this user. Server data cached for a previous user is dropped.
  * The one place a sign-in becomes store state, whether it came from the routed sign-in page or the sign-in
  * screen that loads before the app (main.tsx).

@@ -1,6 +1,6 @@
 import type { EmbeddedSignupFailure } from '../../lib/embedded-signup';
 
-/** Spec §8: what sign-up says when the provider's part fails. */
+/** What sign-up says when the provider's part fails. */
 export const SIGNUP_FAILURE_MESSAGES: Record<EmbeddedSignupFailure, string> = {
   'sdk-missing': 'Facebook SDK not loaded. Please refresh the page.',
   'login-cancelled': 'Login was cancelled or failed. Please try again.',

@@ -20,7 +20,7 @@ import { api } from '../../lib/api';
 
 export type BroadcastSort = 'latest' | 'oldest';
 
-/** A page of broadcasts; `totals` is null when the server sent none (spec §7 also accepts a bare array). */
+/** A page of broadcasts; `totals` is null when the server sent none (a bare array is accepted too). */
 export type BroadcastPage = Omit<BroadcastListResponse, 'totals'> & { totals: BroadcastTotals | null };
 
 function toBroadcastPage(answer: BroadcastListResponse | BroadcastRow[]): BroadcastPage {
@@ -47,7 +47,7 @@ export function historyRange({ from, to, tz }: { from?: string; to?: string; tz?
 }
 
 /**
- * Spec §7 broadcast calls, plus this feature's own reads of templates, tags and contacts (features do not
+ * Broadcast calls, plus this feature's own reads of templates, tags and contacts (features do not
  * import each other, so these are separate endpoints over the same server calls).
  */
 export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] }).injectEndpoints({
@@ -69,7 +69,7 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
         page: number;
         /** One outcome, or 'not_read' (sent or delivered, not read). */
         outcome: RetargetOutcome | null;
-        /** Issue 16: only the recipients who replied (the Replied filter); absent or false: everyone. */
+        /** Only the recipients who replied (the Replied filter); absent or false: everyone. */
         replied?: boolean;
         wabaId: string | null;
       }

@@ -4,7 +4,7 @@ import { messagingLimitText } from './send-from';
 import { contactColumnValue } from './template-preview-content';
 import { ana, tags } from './test/broadcast-fixtures';
 
-describe('recipientCount (spec §9)', () => {
+describe('recipientCount', () => {
   it('takes round(total × percentage / 100) of all contacts, 5000 while the total is unknown', () => {
     const all = { mode: 'all' as const, tagIds: [], percentage: 55 };
     expect(recipientCount(all, 1234, tags)).toEqual({ selected: 679, sampled: 679, audience: 1234 });
@@ -19,7 +19,7 @@ describe('recipientCount (spec §9)', () => {
   });
 });
 
-describe('broadcastPayload (spec §3)', () => {
+describe('broadcastPayload', () => {
   it('leaves scheduled_time out when sending now, and sends whole Unix seconds when scheduled', () => {
     const base = { ...INITIAL_BROADCAST_FORM, name: ' Launch ', templateId: '5', tagIds: [9] };
     expect(broadcastPayload(base)).toEqual({

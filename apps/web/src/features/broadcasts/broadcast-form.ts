@@ -8,7 +8,7 @@ import type {
 
 export type RecipientMode = 'all' | 'filter';
 
-/** The New broadcast screen's state (spec §4 Broadcast). */
+/** The New broadcast screen's state. */
 export type BroadcastFormState = {
   name: string;
   /** Herald's template id as the select holds it; '' when none is chosen. */
@@ -31,7 +31,7 @@ export type BroadcastFormState = {
   spendCap: string;
 };
 
-/** Spec §4: filter mode, 55%, send now. */
+/** Filter mode, 55%, send now. */
 export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   name: '',
   templateId: '',
@@ -47,7 +47,7 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   spendCap: '',
 };
 
-/** Spec §9: the contact total assumed while the real one is unknown. */
+/** The contact total assumed while the real one is unknown. */
 export const CONTACT_TOTAL_FALLBACK = 5000;
 
 /** The contract's message for a tag filter with no tag (the server answers it too). */
@@ -61,8 +61,8 @@ export type BroadcastFormErrors = Partial<
 export const NO_SENDABLE_NUMBER = 'None of this account’s numbers can send a broadcast now (see why below).';
 
 /**
- * Spec §5 Broadcast: the messages for what is missing, by field. `noSendableNumber`: the numbers are known and
- * none can send (with no number listed at all the server picks the account's own, as before issue 15).
+ * New broadcast's messages for what is missing, by field. `noSendableNumber`: the numbers are known and
+ * none can send (with no number listed at all the server picks the account's own).
  */
 export function validateBroadcastForm(
   state: BroadcastFormState,
@@ -91,7 +91,7 @@ function audienceOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 're
 }
 
 /**
- * Spec §3 Broadcast create payload; the scheduled time in Unix seconds (spec §9). Call after validating, with
+ * Broadcast create payload; the scheduled time in Unix seconds. Call after validating, with
  * the number the screen shows as chosen in `phoneNumberId` ('' leaves it to the server).
  */
 export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequest {
@@ -134,9 +134,9 @@ export function estimateRequest(
 }
 
 export type RecipientCount = {
-  /** Spec §9: all → round(total × percentage / 100); filter → the sum of the chosen tags' counts. */
+  /** All → round(total × percentage / 100); filter → the sum of the chosen tags' counts. */
   selected: number;
-  /** How many the percentage then gives (spec §9's figure for 'all'; sampled from the tags for 'filter'). */
+  /** How many the percentage then gives (of the contact total for 'all'; of the tags' sum for 'filter'). */
   sampled: number;
   /** The audience the percentage applies to: the contact total, or the tags' sum. */
   audience: number;

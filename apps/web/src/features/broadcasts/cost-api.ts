@@ -6,7 +6,7 @@ import type {
 } from '@herald/contracts';
 import { api } from '../../lib/api';
 
-/** What broadcasts cost (issue 20): the estimate before sending and the cost from Meta's stated pricing after. */
+/** What broadcasts cost: the estimate before sending and the cost from Meta's stated pricing after. */
 export const costApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] }).injectEndpoints({
   endpoints: (build) => ({
     /** POST /pricing/estimate/: the audience by market × today's rate for the template's category. */

@@ -5,7 +5,7 @@ import { downloadHandler, type Download } from '../../lib/save-download';
 import type { RetargetOutcome } from '@herald/contracts';
 
 /**
- * Issue 17: the history's and a report's Export, with the session's headers. Mutations, so every click downloads
+ * The history's and a report's Export, with the session's headers. Mutations, so every click downloads
  * afresh (a query would answer a second click from its cache with an object URL already revoked).
  */
 export const broadcastExportApi = api.injectEndpoints({

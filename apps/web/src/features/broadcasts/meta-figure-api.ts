@@ -1,7 +1,7 @@
 import type { MetaBroadcastFigure } from '@herald/contracts';
 import { api } from '../../lib/api';
 
-/** Meta's own figure for a broadcast (issue 20 item 4, decision 053), beside Herald's cost on the report. */
+/** Meta's own figure for a broadcast (decision 053), beside Herald's cost on the report. */
 export const metaFigureApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** GET /pricing/broadcasts/{id}/meta/: Meta's pricing_analytics for the broadcast's number and range. */

@@ -7,7 +7,7 @@ import {
 } from './broadcast-form';
 import { parseRetargetFilter, retargetFilterLabel, retargetFromSearch } from './retarget';
 
-describe('the retarget link (issue 17 item 5)', () => {
+describe('the retarget link', () => {
   it('reads a filter by name or as the report API’s query', () => {
     expect(parseRetargetFilter('not_read')).toEqual({ outcome: 'not_read' });
     expect(parseRetargetFilter('failed')).toEqual({ outcome: 'failed' });

@@ -2,7 +2,7 @@ import { RECIPIENT_OUTCOME_NAMES, RETARGET_OUTCOMES } from '@herald/contracts';
 import type { BroadcastAudience, RecipientOutcome, RetargetFilter, RetargetOutcome } from '@herald/contracts';
 import { OUTCOME_LABELS } from './outcome-labels';
 
-/* Issue 17 item 5: New broadcast opened from a delivery report's filter (/broadcast/new?retarget=ID&filter=F). */
+/* New broadcast opened from a delivery report's filter (/broadcast/new?retarget=ID&filter=F). */
 
 const isOutcome = (value: string): value is RetargetOutcome =>
   (RETARGET_OUTCOMES as readonly string[]).includes(value);

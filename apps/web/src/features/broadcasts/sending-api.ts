@@ -1,7 +1,7 @@
 import type { BroadcastTestRequest, BroadcastTestResponse } from '@herald/contracts';
 import { api } from '../../lib/api';
 
-/** New broadcast's own calls for sending safely (issue 17): the test send and the preview's header media. */
+/** New broadcast's own calls for sending safely: the test send and the preview's header media. */
 export const sendingApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** POST /broadcast/test/: one message to one number; not a broadcast, so no list changes. */

@@ -1,7 +1,7 @@
 import { flattenParameter, previewSampleValue, renderPreviewText } from '@herald/contracts';
 import type { Contact, TemplateDetail } from '@herald/contracts';
 
-/** The contact field behind each base customer column (spec §3 Contact; GET /recipient/cols names). */
+/** The contact field behind each base customer column (GET /recipient/cols names). */
 const CONTACT_FIELDS: Readonly<Record<string, keyof Contact>> = {
   name: 'recipient_name',
   whatsapp_number: 'whatsapp_number',

@@ -19,7 +19,7 @@ type ContactSaveArgs = { customer_name: string; whatsapp_number: string; tags?: 
 // invalidates the whole list and the tags.
 const CHANGED = ['Contacts', 'Tags'] as const;
 
-/** Spec §7 recipient calls. */
+/** Recipient calls. */
 export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** GET /recipient/create/: one page of contacts, optionally filtered by `search`. */

@@ -1,9 +1,9 @@
-/** Spec §4: the file name of the sample CSV behind 'Download template'. */
+/** The file name of the sample CSV behind 'Download template'. */
 export const CONTACT_TEMPLATE_FILE_NAME = 'contact_import_template.csv';
 
 /**
- * Spec §3/§4: the import columns and two sample rows. The numbers are fictional (555-01xx) and carry their
- * country code, as spec §5 requires; the address shows how a value with commas is quoted.
+ * The import columns and two sample rows. The numbers are fictional (555-01xx) and carry their
+ * country code, as the import requires; the address shows how a value with commas is quoted.
  */
 export const CONTACT_TEMPLATE_CSV = [
   'name,number,age,gender,address,post_code,email',

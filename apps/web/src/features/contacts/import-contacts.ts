@@ -9,13 +9,13 @@ const IMPORT_PATH = '/recipient/import/';
 type ImportOutcome = { ok: true; result: ImportResult } | { ok: false; failure: ImportFailure };
 
 /**
- * Spec §7: POST /recipient/import/ with the file and the tag as multipart. 200 and 201 are success; any
- * other answer, or none, becomes the lines of spec §8.
+ * POST /recipient/import/ with the file and the tag as multipart. 200 and 201 are success; any
+ * other answer, or none, becomes the lines shown to the user.
  */
 export async function importContacts(options: {
   file: File;
   tag: string;
-  /** ISO country for numbers written without their country code ('DE'); sent before the file (issue 17). */
+  /** ISO country for numbers written without their country code ('DE'); sent before the file. */
   defaultCountry?: string;
   session: SessionApi;
   onProgress: (fraction: number) => void;

@@ -8,7 +8,7 @@ function text(value: unknown): string | null {
 }
 
 /**
- * Spec §8: a list of bad rows in the answer's `message.errors` gives one line per entry,
+ * A list of bad rows in the answer's `message.errors` gives one line per entry,
  * 'Row {row}: {errors joined by comma}'; otherwise the answer's message (or detail), else
  * 'Error importing contacts'.
  */

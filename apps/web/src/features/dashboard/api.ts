@@ -19,7 +19,7 @@ export type DashboardExport = { url: string; filename: string };
 
 const FILENAME = /filename="([^"]+)"/;
 
-/** Issue 16: the Dashboard's figures, its CSV, and the header's contact count and bell. */
+/** The Dashboard's figures, its CSV, and the header's contact count and bell. */
 export const dashboardApi = api.enhanceEndpoints({ addTagTypes: ['Dashboard', 'Header'] }).injectEndpoints({
   endpoints: (build) => ({
     /** GET /dashboard/: the cards, the days behind the charts, the categories and Recent Activity. */

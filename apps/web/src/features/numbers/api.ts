@@ -1,7 +1,7 @@
 import type { PhoneNumber } from '@herald/contracts';
 import { api } from '../../lib/api';
 
-/** Spec §7: GET /meta/phone/whatsapp/ lists the numbers of the selected account (X-WABA-ID). */
+/** GET /meta/phone/whatsapp/ lists the numbers of the selected account (X-WABA-ID). */
 export const numbersApi = api.injectEndpoints({
   endpoints: (build) => ({
     // The argument is the selected account id: it only keys the cache, so a new selection refetches;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGraphTime } from './graph-time';
 
-describe('formatGraphTime (issue 17: no raw ISO times)', () => {
+describe('formatGraphTime (no raw ISO times)', () => {
   it("shows Meta's time in the user's time zone", () => {
     const raw = '2026-11-23T19:51:30+0000';
     expect(formatGraphTime(raw, 'UTC')).toBe('Nov 23, 2026, 7:51 PM');

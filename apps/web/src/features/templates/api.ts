@@ -22,7 +22,7 @@ type TemplateSaveArgs = { body: FormData };
 /** DELETE /meta/templates/: Meta's id, or Herald's id as a string for a draft never sent. */
 type TemplateDeleteArgs = { template_id: string; template_name: string };
 
-/** Spec §7 template calls. */
+/** Template calls. */
 export const templatesApi = api.enhanceEndpoints({ addTagTypes: ['Templates'] }).injectEndpoints({
   endpoints: (build) => ({
     /** GET /meta/templates/: one page of the account's templates. */

@@ -16,12 +16,12 @@ export type BodyParam = {
   text: string;
   isDynamic: boolean;
   column: string;
-  /** Spec §4: a dynamic variable's example is the column's sample ('Default') or typed ('Custom'). */
+  /** A dynamic variable's example is the column's sample ('Default') or typed ('Custom'). */
   exampleMode: 'default' | 'custom';
   example: string;
 };
 
-/** A button as the form holds it (spec §3: the payload's `type` is kept as `sub_type`). */
+/** A button as the form holds it (the payload's `type` is kept as `sub_type`). */
 export type FormButton = {
   /** Keys the row while buttons are added and removed. */
   key: number;
@@ -34,7 +34,7 @@ export type FormButton = {
   isDynamicUrl: boolean;
 };
 
-/** Spec §3 Template form state. */
+/** Template form state. */
 export type TemplateFormState = {
   templateName: string;
   selectedLanguage: string;
@@ -48,7 +48,7 @@ export type TemplateFormState = {
   headerColumn: string;
   headerContent: {
     file: File | null;
-    /** The document name (spec §5: required for a document header). */
+    /** The document name (required for a document header). */
     filename: string;
     locationName: string;
     address: string;
@@ -111,7 +111,7 @@ const HEADER_TYPE_OF_FORMAT: Record<string, HeaderType> = {
   location: 'location',
 };
 
-/** Spec §4 Edit page: the stored template as form state (the header format is lower-cased on read). */
+/** Edit page: the stored template as form state (the header format is lower-cased on read). */
 export function formStateFromDetail(detail: TemplateDetail): TemplateFormState {
   const state = initialFormState();
   const components = detail.components as Json[];

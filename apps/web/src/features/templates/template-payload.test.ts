@@ -20,7 +20,7 @@ function detailWith(
   };
 }
 
-describe('template payload (spec §3)', () => {
+describe('template payload', () => {
   it('round-trips document, location and video headers through the form state', () => {
     const cases: TemplateDetail['components'][] = [
       [

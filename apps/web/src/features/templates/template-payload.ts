@@ -55,7 +55,7 @@ function button(b: FormButton): TemplateButton {
 }
 
 /**
- * Spec §3 Template creation payload from the form: the components (upper-case formats and types), the static
+ * Template creation payload from the form: the components (upper-case formats and types), the static
  * values as lists of one-key objects (`[{'1': value}]`), the dynamic columns as one object per part
  * (`{'1': column}`). Only the variables whose markers are in the text are sent.
  */
@@ -116,7 +116,7 @@ export function isMediaHeader(state: TemplateFormState): boolean {
   return state.headerType === 'image' || state.headerType === 'video' || state.headerType === 'document';
 }
 
-/** Spec §7: the multipart body of POST/PUT /meta/templates/ (header_file only for a chosen media file). */
+/** The multipart body of POST/PUT /meta/templates/ (header_file only for a chosen media file). */
 export function templateFormData(payload: TemplatePayload, state: TemplateFormState): FormData {
   const body = new FormData();
   body.append('template_data', JSON.stringify(payload));

@@ -16,7 +16,7 @@ import { metaBusinessUrl } from '../meta-business-url';
 import type { WabaAccount } from '../waba-slice';
 
 /**
- * Settings › WhatsApp Accounts (spec §2): the stored account list, refreshed from the server on open
+ * Settings › WhatsApp Accounts: the stored account list, refreshed from the server on open
  * and after a connect, and "Connect New Account" through Embedded Signup (PUT /api/auth/facebook/callback/).
  */
 export function WhatsAppAccountsPanel() {

@@ -8,7 +8,7 @@ import { FormField } from '../../../components/form-field';
 import { primaryButtonClass } from '../../../components/button-classes';
 import { LOGIN_FAILED_MESSAGE, SignInFailure, requestSignIn } from '../sign-in-request';
 
-/** Issue 17: the spec's label is 'Username', but the account is an e-mail address; the field says so. */
+/** The spec's label is 'Username', but the account is an e-mail address; the field says so. */
 export const USERNAME_HINT = 'Your e-mail address';
 export const USERNAME_PLACEHOLDER = 'you@company.com';
 
@@ -25,9 +25,9 @@ type SignInFormProps = {
 };
 
 /**
- * Spec §2 Sign-in: the card, the form and its failure messages (inline and as a toast). It needs neither the
+ * Sign-in: the card, the form and its failure messages (inline and as a toast). It needs neither the
  * router nor the store, so the same form serves the routed page and the screen main.tsx shows before the app's
- * code has loaded (issue 19); each says, through its props, where the session goes and how links navigate.
+ * code has loaded; each says, through its props, where the session goes and how links navigate.
  */
 export function SignInForm({ onSignedIn, Link }: SignInFormProps) {
   const [pending, setPending] = useState(false);

@@ -14,7 +14,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('PIN screen (spec §2)', () => {
+describe('PIN screen', () => {
   it('without a PIN in the navigation state shows the error and a way back to sign-up', async () => {
     const { router } = renderRoute('/pin');
     const alert = await screen.findByRole('alert');

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { AuthCard } from '../../../components/auth-card';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 
-/** Spec §9: how long the Copy button reads 'Copied'. */
+/** How long the Copy button reads 'Copied'. */
 export const COPIED_INDICATOR_MS = 2000;
 
 /** Navigation state the sign-up screen passes to /pin. */

@@ -19,7 +19,7 @@ function fillAndSubmit(username = 'ana@example.com', password = 'correct horse')
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('sign-in (spec §2, §4, §8)', () => {
+describe('sign-in', () => {
   it('stores tokens and accounts and opens the path the guard remembered', async () => {
     const fetch = stubFetch(() => json({ accessToken: 'acc', refreshToken: 'ref', wabas }));
     const { store, router } = renderRoute('/customers?page=2');
@@ -86,7 +86,7 @@ describe('sign-in (spec §2, §4, §8)', () => {
   });
 });
 
-describe('sign-in frictions (issue 17)', () => {
+describe('sign-in frictions', () => {
   it("keeps the spec's 'Username' label and says it takes an e-mail address", async () => {
     renderRoute('/');
     const input = await screen.findByLabelText('Username');

@@ -9,7 +9,7 @@ import { SignInForm } from '../components/sign-in-form';
 import { saveSignIn } from '../sign-in-session';
 
 /**
- * Spec §2 Sign-in, inside the app (after signing out, or when the guard sent a visitor here). A visitor who is
+ * Sign-in, inside the app (after signing out, or when the guard sent a visitor here). A visitor who is
  * already signed in still sees the form (signing in again replaces the session); the guard, not this page,
  * decides what needs a session. A first visit to '/' shows the same form before the app has loaded (main.tsx).
  */

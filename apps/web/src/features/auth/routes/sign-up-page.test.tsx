@@ -43,8 +43,8 @@ async function fillForm(email: string, password: string) {
   fireEvent.click(screen.getByRole('checkbox', { name: /I agree to the/ }));
 }
 
-describe('sign-up (spec §2, §4, §5, §8)', () => {
-  it('renders the form of spec §2', async () => {
+describe('sign-up', () => {
+  it('renders the form', async () => {
     renderRoute('/signup');
     await screen.findByRole('heading', { name: 'Create your account' });
     expect(screen.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');

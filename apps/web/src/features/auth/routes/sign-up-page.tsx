@@ -25,7 +25,7 @@ import {
 import type { PinPageState } from './pin-page';
 
 /**
- * Spec §2 Sign-up. The e-mail and password live only in this component's state (never in storage);
+ * Sign-up. The e-mail and password live only in this component's state (never in storage);
  * the provider's code and account ids only in the running flow.
  */
 export function SignUpPage() {
@@ -78,7 +78,7 @@ export function SignUpPage() {
         toast.error(SIGNUP_UNPROCESSED_MESSAGE);
         return;
       }
-      // Spec §4: a successful sign-up starts from a clean slate; the new user signs in next.
+      // A successful sign-up starts from a clean slate; the new user signs in next.
       dispatch(logout());
       dispatch(clearWabaAccounts());
       toast.success(SIGNUP_SUCCESS_MESSAGE);

@@ -6,7 +6,7 @@ import { renderWithStore } from '../../../test/render-with-store';
 import { withAccount } from '../test/broadcast-fixtures';
 import { BillableLine, BroadcastCost } from './broadcast-cost';
 
-// Issue 20 item 1: the report's cost line, from what GET /pricing/broadcasts/ computed from stored pricing.
+// The report's cost line, from what GET /pricing/broadcasts/ computed from stored pricing.
 const cost = (patch: Partial<Cost>): Cost => ({
   broadcast_id: 7,
   name: 'Summer launch',
@@ -49,7 +49,7 @@ describe('BroadcastCost', () => {
   });
 });
 
-// Issue 20 item 4: Meta's own figure beside Herald's, from GET /pricing/broadcasts/{id}/meta/.
+// Meta's own figure beside Herald's, from GET /pricing/broadcasts/{id}/meta/.
 const metaFigure = (patch: Partial<MetaBroadcastFigure>): MetaBroadcastFigure => ({
   broadcast_id: 7,
   currency: 'USD',

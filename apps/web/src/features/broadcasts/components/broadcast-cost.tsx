@@ -12,7 +12,7 @@ type BroadcastCostProps = {
 };
 
 /**
- * The delivery report's cost line (issue 20 item 1): the billable messages WhatsApp's statuses named and their
+ * The delivery report's cost line: the billable messages WhatsApp's statuses named and their
  * cost at the rate card's rate for each one's market, category and day; free ones apart. Shown only once some
  * message has been priced: nothing is estimated here.
  */

@@ -21,7 +21,7 @@ type BroadcastDetailsSectionProps = {
 // The server refuses more than a year ahead; a whole day less keeps every time of the last day allowed.
 const SCHEDULE_AHEAD_MS = (MAX_SCHEDULE_AHEAD_SECONDS - 24 * 60 * 60) * 1000;
 
-/** Spec §2 New broadcast: name, template, the number to send from, and the schedule toggle with its picker. */
+/** New broadcast: name, template, the number to send from, and the schedule toggle with its picker. */
 export function BroadcastDetailsSection({
   state,
   onChange,

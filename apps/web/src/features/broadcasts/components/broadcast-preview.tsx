@@ -20,7 +20,7 @@ const MEDIA_LABELS: Record<string, string> = {
   location: 'Location',
 };
 
-/** Spec §2 New broadcast: the phone-style preview of the chosen template (fixed 'profile' and '8:00 AM'). */
+/** New broadcast: the phone-style preview of the chosen template (fixed 'profile' and '8:00 AM'). */
 export function BroadcastPreview({ content, loading, failed, contactName, mediaSrc }: BroadcastPreviewProps) {
   return (
     <PhoneFrame
@@ -39,7 +39,7 @@ export function BroadcastPreview({ content, loading, failed, contactName, mediaS
                 {content.headerText}
               </p>
             ) : null}
-            {/* The template's own image or video, as the templates' preview shows it (issue 17 item 7). */}
+            {/* The template's own image or video, as the templates' preview shows it. */}
             {content.headerFormat === 'image' && mediaSrc ? (
               <img src={mediaSrc} alt="Header image" className="mb-2 w-full rounded-md object-cover" />
             ) : null}

@@ -6,7 +6,7 @@ type BroadcastSummaryProps = {
   sendingTime: string;
 };
 
-/** Spec §2 New broadcast: the Summary (Template, Recipients, Sending Time). */
+/** New broadcast: the Summary (Template, Recipients, Sending Time). */
 export function BroadcastSummary({ templateName, recipients, sendingTime }: BroadcastSummaryProps) {
   const rows: Array<[string, string]> = [
     ['Template', templateName ?? 'Not selected'],

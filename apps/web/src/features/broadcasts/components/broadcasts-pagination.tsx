@@ -6,7 +6,7 @@ type BroadcastsPaginationProps = {
   onPage: (page: number) => void;
 };
 
-/** Spec §2: Previous/Next, shown only when there is more than one page. */
+/** Previous/Next, shown only when there is more than one page. */
 export function BroadcastsPagination({ page, pageCount, onPage }: BroadcastsPaginationProps) {
   if (pageCount <= 1) return null;
   return (

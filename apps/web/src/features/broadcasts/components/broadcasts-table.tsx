@@ -76,7 +76,7 @@ const STATUS_TONES: Record<string, string> = {
   failed: 'bg-red-50 text-red-700 ring-red-200',
 };
 
-/** Spec §2 Broadcast history: the table, with a live progress bar on broadcasts being sent. */
+/** Broadcast history: the table, with a live progress bar on broadcasts being sent. */
 export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTableProps) {
   const costs = useBroadcastCosts(rows ?? []);
   return (
@@ -178,7 +178,7 @@ function BroadcastTableRow({
       </td>
       <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.delivered_percentage)}</td>
       <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
-      {/* Issue 16: recipients who replied (a message, a press or a reaction), of all the recipients. */}
+      {/* Recipients who replied (a message, a press or a reaction), of all the recipients. */}
       <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.replied_percentage)}</td>
       <td className="px-2 py-3 text-slate-600 tabular-nums">
         {formatPercent(row.failed_percentage)}

@@ -22,7 +22,7 @@ export function sendingTimeText(scheduledAt: Date | null): string {
 }
 
 /**
- * Issue 17 item 4: 'Send Broadcast' and 'Schedule Broadcast' ask first, naming the template, the number of
+ * 'Send Broadcast' and 'Schedule Broadcast' ask first, naming the template, the number of
  * recipients the server counts and when it goes. Cancel sends nothing.
  */
 export function ConfirmSendDialog({

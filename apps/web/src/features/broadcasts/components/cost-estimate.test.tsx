@@ -11,7 +11,7 @@ import { CostEstimate } from './cost-estimate';
 
 const noop = () => undefined;
 
-// Issue 20 item 3: New broadcast's cost line and its breakdown by market, asked again when the form changes.
+// New broadcast's cost line and its breakdown by market, asked again when the form changes.
 const answer = (percentage: number, templateId?: number): CostEstimateResponse => {
   const india = Math.round((300 * percentage) / 100);
   const uk = Math.round((200 * percentage) / 100);

@@ -21,7 +21,7 @@ export function overCapLine(total: number, cap: number): string {
 }
 
 /**
- * New broadcast's cost before sending (issue 20 item 3): the recipients by market × today's rate for the
+ * New broadcast's cost before sending: the recipients by market × today's rate for the
  * template's category, asked again (debounced) whenever the audience, percentage or template changes, with the
  * breakdown by market on demand. Meta charges delivered messages only, so this is the most it would cost.
  */

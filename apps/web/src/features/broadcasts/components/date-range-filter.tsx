@@ -20,7 +20,7 @@ type DateRangeFilterProps = {
   timeZone: string;
 };
 
-/** Spec §2 Broadcast history: the date-range filter with Export and 'Apply now' (issue 17: both do what they say). */
+/** Broadcast history: the date-range filter with Export and 'Apply now' (both do what they say). */
 export function DateRangeFilter({ applied, onApply, onExport, exporting, timeZone }: DateRangeFilterProps) {
   const [from, setFrom] = useState(applied.from);
   const [to, setTo] = useState(applied.to);

@@ -56,7 +56,7 @@ function disagrees(meta: MetaBroadcastFigure, herald: HeraldFigures): boolean {
 }
 
 /**
- * "Meta's figure" beside Herald's cost (issue 20 item 4): what Meta's pricing_analytics says the broadcast's
+ * "Meta's figure" beside Herald's cost: what Meta's pricing_analytics says the broadcast's
  * number was billed over the broadcast's time range, and a note when it disagrees with Herald's, with the
  * reasons it may (decision 053). Nothing is shown before Meta has answered, and no figure is made up.
  */

@@ -35,7 +35,7 @@ type RetargetRecipientsProps = {
 };
 
 /**
- * Issue 17 item 5: New broadcast opened from a delivery report's filter sends to those recipients, frozen as a
+ * New broadcast opened from a delivery report's filter sends to those recipients, frozen as a
  * list when it is created; the tabs give way to the line naming them.
  */
 export function RetargetRecipients({ line, failed, onClear, children }: RetargetRecipientsProps) {
@@ -63,7 +63,7 @@ export function RetargetRecipients({ line, failed, onClear, children }: Retarget
   );
 }
 
-/** Spec §2 New broadcast: the 'All Contacts' and 'Filter by Tags' tabs, with the tag search and list. */
+/** New broadcast: the 'All Contacts' and 'Filter by Tags' tabs, with the tag search and list. */
 export function RecipientsSection(props: RecipientsSectionProps) {
   const { mode, onMode } = props;
   const id = useId();

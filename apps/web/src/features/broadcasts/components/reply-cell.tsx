@@ -18,7 +18,7 @@ export const REPLY_KIND_LABELS: Record<InboundKind, string> = {
 };
 
 /**
- * The report's Replied cell (issue 16): the recipient's first reply with its text (a caption, the button's
+ * The report's Replied cell: the recipient's first reply with its text (a caption, the button's
  * text, the emoji) or, without text, its kind; and when they sent it. '—' when they did not reply.
  */
 export function ReplyCell({ reply }: { reply: RecipientReply | null }) {

@@ -24,7 +24,7 @@ export function audienceSentence(audience: BroadcastAudienceSummary): string {
   return `${who.charAt(0).toUpperCase()}${who.slice(1)} (${about}), chosen when it starts; contacts who opted out are left out${usLeftOut}.`;
 }
 
-/** Issue 17: a scheduled broadcast has no recipient yet, so its report says when it starts and who will receive it. */
+/** A scheduled broadcast has no recipient yet, so its report says when it starts and who will receive it. */
 export function ReportAudience({
   scheduled,
   audience,

@@ -17,7 +17,7 @@ type SelectedRecipientsSectionProps = {
   children?: ReactNode;
 };
 
-/** Spec §2 and §9: the selected count and the percentage slider (1–100). */
+/** The selected count and the percentage slider (1–100). */
 export function SelectedRecipientsSection({
   mode,
   count,

@@ -46,7 +46,7 @@ function TestResult({ result }: { result: BroadcastTestResponse }) {
 }
 
 /**
- * Issue 17 item 4, 'Send test': the chosen template, filled with one contact's values, to one number the user
+ * 'Send test': the chosen template, filled with one contact's values, to one number the user
  * types, from the chosen 'Send from' number. Not a broadcast (the history does not count it), but it is a
  * business-initiated message: it counts in the 24-hour messaging limit.
  */

@@ -67,7 +67,7 @@ const CARDS: Card[] = [
 ];
 
 /**
- * Spec §2 Broadcast history: the eight summary cards, over the broadcasts the list shows (its dates and search).
+ * Broadcast history: the eight summary cards, over the broadcasts the list shows (its dates and search).
  * Percentages are of the recipients of broadcasts that have started (decision 036).
  */
 export function SummaryCards({ totals }: SummaryCardsProps) {

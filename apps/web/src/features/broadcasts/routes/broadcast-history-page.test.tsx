@@ -24,7 +24,7 @@ const card = (name: string) => within(screen.getByRole('listitem', { name }));
 // The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
 beforeAll(() => Promise.all([BroadcastHistoryPage.preload()]));
 
-describe('Broadcast history (spec §2)', () => {
+describe('Broadcast history', () => {
   it('has the header, Watch Tutorial (the broadcasts guide) and the New Broadcast link', async () => {
     stubFetch(() => json(listPage([])));
     renderRoute('/broadcast', { preloadedState: withAccount });
@@ -407,9 +407,9 @@ describe('Broadcast history (spec §2)', () => {
     try {
       let reads = 0;
       const fetchMock = stubFetch((request) => {
-        // The header's figures (issue 16) are not a read of the list.
+        // The header's figures are not a read of the list.
         if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
-        if (pathOf(request) === '/pricing/broadcasts/') return json({ costs: [] }); // issue 20: not a list read
+        if (pathOf(request) === '/pricing/broadcasts/') return json({ costs: [] }); // costs: not a list read
         reads += 1;
         const status = reads === 1 ? 'scheduled' : reads < 4 ? 'sending' : 'completed';
         const sent = Math.min(100, reads * 30);
@@ -468,9 +468,9 @@ describe('Broadcast history (spec §2)', () => {
     try {
       let reads = 0;
       const fetchMock = stubFetch((request) => {
-        // The header's figures (issue 16) are not a read of the list.
+        // The header's figures are not a read of the list.
         if (pathOf(request) === '/dashboard/header') return json({ contacts: 0, events: [], unread: 0 });
-        if (pathOf(request) === '/pricing/broadcasts/') return json({ costs: [] }); // issue 20: not a list read
+        if (pathOf(request) === '/pricing/broadcasts/') return json({ costs: [] }); // costs: not a list read
         reads += 1;
         const delivered = reads < 3 ? 50 : 98;
         return json(

@@ -50,7 +50,7 @@ function awaitingStatuses(row: BroadcastRow): boolean {
 /** The browser's IANA time zone: the history's days are the user's days. */
 const userTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-/** Spec §2 Broadcast history (/broadcast). */
+/** Broadcast history (/broadcast). */
 export function BroadcastHistoryPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
   const [page, setPage] = useState(1);

@@ -96,7 +96,7 @@ const outcomeLabel = (outcome: RetargetOutcome) =>
 
 /**
  * The report's filter as its API takes it ('outcome=failed&replied=true'): New broadcast reads it back to freeze
- * the same recipients (issue 17 item 5).
+ * the same recipients.
  */
 export function reportFilterValue(outcome: RetargetOutcome | null, replied: boolean): string {
   const query = new URLSearchParams();
@@ -215,7 +215,7 @@ export function BroadcastReportPage() {
         {RECIPIENT_OUTCOME_NAMES.map((name) =>
           filterButton(name, OUTCOME_LABELS[name], currentData?.outcomes[name] ?? null),
         )}
-        {/* Issue 17: who got the message but has not read it, the usual audience of a reminder. */}
+        {/* Who got the message but has not read it, the usual audience of a reminder. */}
         {filterButton(
           'not_read',
           NOT_READ_LABEL,

@@ -23,7 +23,7 @@ const dayLabel = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric
 // The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
 beforeAll(() => Promise.all([NewBroadcastPage.preload(), BroadcastHistoryPage.preload()]));
 
-describe('New broadcast (spec §2, §4, §5, §9)', () => {
+describe('New broadcast', () => {
   it('starts in filter mode at 55%, offers only approved templates, and sums up', async () => {
     await renderPage();
     expect(screen.getByRole('heading', { level: 1, name: 'New Broadcast' })).toBeTruthy();
@@ -137,7 +137,7 @@ describe('New broadcast (spec §2, §4, §5, §9)', () => {
     // The server's figure first: the dialog names it.
     await waitFor(() => expect(screen.getByRole('status', { name: 'Messaging limit' })).toBeTruthy());
     fireEvent.click(screen.getByRole('button', { name: 'Schedule Broadcast' }));
-    // Issue 17 item 4: confirmed first, naming the template, the server's count and the local time with its zone.
+    // Confirmed first, naming the template, the server's count and the local time with its zone.
     const dialog = within(await screen.findByRole('dialog', { name: 'Schedule this broadcast?' }));
     expect(dialog.getByTestId('confirm-template').textContent).toBe('summer_sale');
     // The count follows the server's estimate for the changed audience (asked again after the last change).

@@ -50,12 +50,12 @@ import { SendTestDialog } from '../components/send-test-dialog';
 export const RETARGET_UNREADABLE =
   'The link to an earlier broadcast’s recipients cannot be read: choose the recipients below.';
 
-/** Spec §2 New broadcast (/broadcast/new). */
+/** New broadcast (/broadcast/new). */
 export function NewBroadcastPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
-  // A report's 'New broadcast to these recipients' (issue 17 item 5): its broadcast and filter, read once.
+  // A report's 'New broadcast to these recipients': its broadcast and filter, read once.
   const [searchParams, setSearchParams] = useSearchParams();
   const [fromUrl] = useState(() => retargetFromSearch(searchParams));
   const [state, setState] = useState<BroadcastFormState>(() => ({
@@ -161,7 +161,7 @@ export function NewBroadcastPage() {
     setTesting(true);
   }
 
-  // Issue 17 item 4: the send (or schedule) is confirmed in a dialog naming what goes, to how many, and when.
+  // The send (or schedule) is confirmed in a dialog naming what goes, to how many, and when.
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
@@ -222,7 +222,7 @@ export function NewBroadcastPage() {
     />
   );
 
-  // Issue 19: on a phone the preview is one tap away instead of below the whole form.
+  // On a phone the preview is one tap away instead of below the whole form.
   const { pane, setPane, formClass, previewClass } = useFormPreviewPane();
 
   return (

@@ -18,7 +18,7 @@ import { NewBroadcastPage } from '../../../test/lazy-pages';
 // The pages are lazy: load their code before the tests' timers start (a busy machine takes seconds).
 beforeAll(() => Promise.all([NewBroadcastPage.preload()]));
 
-describe('New broadcast: the sending number, the 24-hour messaging limit, US numbers and flattened variables (issue 15)', () => {
+describe('New broadcast: the sending number, the 24-hour messaging limit, US numbers and flattened variables', () => {
   it("lists the account's numbers in 'Send from': the first that can send is the default, one that cannot is disabled with why", async () => {
     const flagged = phoneNumber('1002', { display_phone_number: '+1 555-0102', status: 'FLAGGED' });
     const red = phoneNumber('1003', {

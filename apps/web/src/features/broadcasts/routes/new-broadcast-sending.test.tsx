@@ -13,7 +13,7 @@ import {
 } from '../test/new-broadcast-harness';
 import { RETARGET_UNREADABLE } from './new-broadcast-page';
 
-// Issue 17 items 4, 5 and 7 on New broadcast: the confirmation, 'Send test', retargeting a report's filter, and
+// On New broadcast: the confirmation, 'Send test', retargeting a report's filter, and
 // the template's own header image in the preview.
 
 const springSale = (id: number) =>
@@ -218,7 +218,7 @@ describe('retargeting a report’s filter', () => {
   });
 });
 
-describe('the preview’s header image (issue 17 item 7)', () => {
+describe('the preview’s header image', () => {
   beforeAll(() => {
     URL.createObjectURL = vi.fn(() => 'blob:header-image');
     URL.revokeObjectURL = vi.fn();

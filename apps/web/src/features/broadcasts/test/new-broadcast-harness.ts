@@ -29,7 +29,7 @@ export type ServerOptions = {
   create?: (request: Request) => Response | Promise<Response>;
   numbers?: PhoneNumber[];
   estimate?: (body: BroadcastEstimateRequest) => BroadcastEstimateResponse;
-  /** POST /broadcast/test/ (issue 17); 404 when not given. */
+  /** POST /broadcast/test/; 404 when not given. */
   testSend?: (request: Request) => Response | Promise<Response>;
   /** GET /broadcast/{id}/recipients/: the report a retarget link names; 404 when not given. */
   report?: (id: number) => Response;

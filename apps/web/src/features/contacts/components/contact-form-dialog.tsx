@@ -36,10 +36,10 @@ type ContactFormDialogProps = {
 type Errors = { name?: string; number?: string; tags?: string; form?: string };
 
 /**
- * Spec §4 contact form: Name and WhatsApp Number, in add mode (POST /recipient/create/) or edit mode
- * (PUT /meta/customer/), with the contact's tags (issue 17). An empty field is named under it instead of
- * nothing happening (issue 17 overrides spec §5's silence); the server's refusals (invalid number, number
- * already taken) are shown under the field they concern.
+ * Contact form: Name and WhatsApp Number, in add mode (POST /recipient/create/) or edit mode
+ * (PUT /meta/customer/), with the contact's tags. An empty field is named under it instead of
+ * nothing happening; the server's refusals (invalid number, number already taken) are shown under the field
+ * they concern.
  */
 export function ContactFormDialog({
   contact,

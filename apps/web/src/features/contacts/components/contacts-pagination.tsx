@@ -15,7 +15,7 @@ export function pageCount(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 
-/** Spec §2: 'Showing X to Y of Z entries', 'Page N of M', Previous and Next. */
+/** 'Showing X to Y of Z entries', 'Page N of M', Previous and Next. */
 export function ContactsPagination({
   page,
   pageSize,

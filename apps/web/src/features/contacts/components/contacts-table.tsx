@@ -21,7 +21,7 @@ function orDash(value: string | number | null): string {
 }
 
 /**
- * Spec §2: the table's columns, in order. Issue 17: the name opens the contact's form in update mode, a tag
+ * The table's columns, in order. The name opens the contact's form in update mode, a tag
  * chip filters the list by its tag.
  */
 function columns(

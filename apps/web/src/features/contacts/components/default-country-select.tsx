@@ -3,7 +3,7 @@ import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import { phoneNumberCountry } from '@herald/contracts';
 import type { PhoneCountry } from '@herald/contracts';
 
-/** When the business number says nothing: the spec's default country of the phone input (§2, 'us'). */
+/** When the business number says nothing: the spec's default country of the phone input ('us'). */
 const FALLBACK_COUNTRY: PhoneCountry = 'US';
 
 export const DEFAULT_COUNTRY_LABEL = 'Default country';
@@ -24,7 +24,7 @@ function countryOptions(): Array<{ code: PhoneCountry; label: string }> {
     .sort((a, b) => a.label.localeCompare(b.label, 'en'));
 }
 
-/** Issue 17: the country the import reads national numbers ('0151 12340016') in. */
+/** The country the import reads national numbers ('0151 12340016') in. */
 export function DefaultCountrySelect({
   value,
   onChange,

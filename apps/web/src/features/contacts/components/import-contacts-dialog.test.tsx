@@ -34,7 +34,7 @@ function fill(dialog: HTMLElement, { file, tag }: { file?: File; tag?: string })
 const submit = (dialog: HTMLElement) =>
   fireEvent.click(within(dialog).getByRole('button', { name: 'Import Contacts' }));
 
-describe('Import dialog (spec §4, §5, §8)', () => {
+describe('Import dialog', () => {
   it.each([
     ['no file', {}, 'Please select a CSV file'],
     ['a file not ending in .csv', { file: csv('contacts.xlsx'), tag: 'VIP' }, 'Please upload a CSV file'],
@@ -162,7 +162,7 @@ describe('Import dialog (spec §4, §5, §8)', () => {
   });
 });
 
-describe('Import dialog: default country for national numbers (issue 17)', () => {
+describe('Import dialog: default country for national numbers', () => {
   function openFor(displayPhoneNumber?: string) {
     const business = {
       waba_id: '222',

@@ -20,7 +20,7 @@ type WithSelectedAccount = {
   waba: { selectedWabaAccount: { details: Array<Record<string, unknown>> } | null };
 };
 
-/** Spec §5 import rules, checked before anything is sent; answers the message to show, if any. */
+/** Import rules, checked before anything is sent; answers the message to show, if any. */
 function checkImport(file: File | null, tag: string): string | null {
   if (!file) return IMPORT_MESSAGES.noFile;
   if (!file.name.toLowerCase().endsWith('.csv')) return IMPORT_MESSAGES.notCsv;
@@ -34,7 +34,7 @@ function successText({ created, updated }: ImportResult): string {
 }
 
 /**
- * Spec §4 import dialog: a CSV file, a tag, 'Download template'. The upload runs through XMLHttpRequest
+ * Import dialog: a CSV file, a tag, 'Download template'. The upload runs through XMLHttpRequest
  * so it can show progress; success closes the dialog and refreshes the contacts and tag counts.
  */
 export function ImportContactsDialog({ onClose }: { onClose: () => void }) {

@@ -18,8 +18,8 @@ const iconColours = (active: boolean) =>
     : 'text-slate-500 hover:bg-slate-100 hover:text-slate-700';
 
 /**
- * The account's tags with how many contacts carry each (spec §3 Tag), e.g. 'VIP · 12'. Pressing a tag
- * filters the list by it (issue 17); each has Rename and Delete.
+ * The account's tags with how many contacts carry each, e.g. 'VIP · 12'. Pressing a tag
+ * filters the list by it; each has Rename and Delete.
  */
 export function TagCounts({ tags, activeIds, onToggle, onRename, onDelete }: TagCountsProps) {
   if (!tags?.length) return null;

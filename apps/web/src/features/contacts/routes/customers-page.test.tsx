@@ -53,7 +53,7 @@ function contactsServer(
   return stubFetch((request) => {
     const url = new URL(request.url);
     if (pathOf(request) === '/recipient/tags/') return json([{ id: 7, name: 'VIP', count: 12 }]);
-    // The header's Customers badge (issue 16): a read, not one of this test's writes.
+    // The header's Customers badge: a read, not one of this test's writes.
     if (pathOf(request) === '/dashboard/header')
       return json({ contacts: contacts.length, events: [], unread: 0 });
     if (pathOf(request) === '/recipient/create/' && request.method === 'GET') {
@@ -92,7 +92,7 @@ async function bodyOf(request: Request | undefined) {
   return request ? ((await request.clone().json()) as unknown) : undefined;
 }
 
-describe('Contacts screen (spec §2)', () => {
+describe('Contacts screen', () => {
   it('shows skeleton rows, then the contacts in the spec columns with the paging texts', async () => {
     const fetch = contactsServer(many);
     renderRoute('/customers', { preloadedState: withAccount });
@@ -214,7 +214,7 @@ describe('Contacts screen (spec §2)', () => {
   });
 });
 
-describe('Add and edit a contact (spec §4, §5)', () => {
+describe('Add and edit a contact', () => {
   it('posts customer_name and the number in E.164, toasts, closes and reloads the list and tags', async () => {
     const success = vi.spyOn(toast, 'success');
     const added = contact(99, { recipient_name: 'Grace Hopper', whatsapp_number: '+442079460958' });
@@ -253,7 +253,7 @@ describe('Add and edit a contact (spec §4, §5)', () => {
     expect(paths.filter((p) => p === 'GET /recipient/tags/')).toHaveLength(2);
   });
 
-  it('names the empty field and sends nothing while the name or the number is empty (issue 17)', async () => {
+  it('names the empty field and sends nothing while the name or the number is empty', async () => {
     const fetch = contactsServer([ada]);
     renderRoute('/customers', { preloadedState: withAccount });
     await screen.findByText('Ada Lovelace');

@@ -34,9 +34,9 @@ type OpenDialog =
 type TagFilter = { id: number; name: string };
 
 /**
- * Spec §2 Contacts: search, page size, paging, the table, add/edit/delete and CSV import. Spec §4: the
+ * Contacts: search, page size, paging, the table, add/edit/delete and CSV import. The
  * list reloads when the page, page size or search changes; a new search or page size starts at page 1.
- * Issue 17: filters by tags and opt-out (from page 1 too), checked rows tagged in bulk, tags renamed and
+ * Filters by tags and opt-out (from page 1 too), checked rows tagged in bulk, tags renamed and
  * deleted. The checked rows are those of the page in view: any change of page or filter unchecks them.
  */
 export function CustomersPage() {
@@ -76,7 +76,7 @@ export function CustomersPage() {
   }, SEARCH_DEBOUNCE_MS);
 
   // currentData, not data: rows of another page, search or account must not stand in for this one's.
-  // Spec §4 "reloads": a page seen before shows at once from the cache and is fetched again.
+  // A page seen before shows at once from the cache and is fetched again.
   const { currentData, error, isFetching } = useGetContactsQuery(
     {
       page,

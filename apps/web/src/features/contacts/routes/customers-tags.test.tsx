@@ -60,7 +60,7 @@ function listQueries(fetch: ReturnType<typeof stubFetch>) {
 const writes = (fetch: ReturnType<typeof stubFetch>) => fetch.requests().filter((r) => r.method !== 'GET');
 const bodyOf = async (request: Request | undefined) => (request ? await request.clone().json() : undefined);
 
-describe('Tags in the add/edit form (issue 17)', () => {
+describe('Tags in the add/edit form', () => {
   it('adds tags as chips (an existing tag keeps its spelling), removes one, and sends the set', async () => {
     const fetch = server(() => json(contact(9), 201));
     renderRoute('/customers', { preloadedState: withAccount });
@@ -124,7 +124,7 @@ describe('Tags in the add/edit form (issue 17)', () => {
   });
 });
 
-describe('Bulk Add tag / Remove tag on checked rows (issue 17)', () => {
+describe('Bulk Add tag / Remove tag on checked rows', () => {
   it('selects all on the page, adds a tag to every checked contact, then clears the selection', async () => {
     const success = vi.spyOn(toast, 'success');
     const fetch = server(() => json({ tag: { id: 20, name: 'Spring', count: 3 }, changed: 3 }));
@@ -169,7 +169,7 @@ describe('Bulk Add tag / Remove tag on checked rows (issue 17)', () => {
   });
 });
 
-describe('Filters by tag and opt-out (issue 17)', () => {
+describe('Filters by tag and opt-out', () => {
   it('filters by a row’s tag chip and by the tag list, shows each filter, and removes them', async () => {
     const fetch = server();
     renderRoute('/customers', { preloadedState: withAccount });
@@ -210,7 +210,7 @@ describe('Filters by tag and opt-out (issue 17)', () => {
   });
 });
 
-describe('Rename and delete a tag (issue 17)', () => {
+describe('Rename and delete a tag', () => {
   it('renames after saying how many contacts carry the tag', async () => {
     const fetch = server(() => json({ ...vip, name: 'VIP customers' }));
     renderRoute('/customers', { preloadedState: withAccount });

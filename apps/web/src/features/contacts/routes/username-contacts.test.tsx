@@ -20,7 +20,7 @@ const base = {
   tags: [],
 };
 
-/** Issue 20 item 5: a customer who hides their number is known by BSUID (their address) and maybe a username. */
+/** A customer who hides their number is known by BSUID (their address) and maybe a username. */
 const contacts: Contact[] = [
   {
     ...base,

@@ -29,7 +29,7 @@ export function RecentActivity({ rows }: { rows: DashboardActivity[] }) {
         </p>
       ) : (
         <div className="overflow-x-auto">
-          {/* On a phone the rows stack, so Date and Status stay in view (issue 19). */}
+          {/* On a phone the rows stack, so Date and Status stay in view. */}
           <table
             ref={labelStackedCells}
             className={`min-w-full divide-y divide-slate-200 text-sm ${STACKED_TABLE_CLASS}`}

@@ -94,7 +94,7 @@ const dashboardRequests = (fetch: ReturnType<typeof stubFetch>) =>
 
 beforeAll(() => DashboardPage.preload());
 
-describe('Dashboard (issue 16)', () => {
+describe('Dashboard', () => {
   it('asks for the last 30 days in the user’s time zone and shows the eight cards with changes and definitions', async () => {
     const fetch = stub(() => json(figures()));
     renderRoute('/dashboard', { preloadedState: withAccount });

@@ -33,7 +33,7 @@ function download(url: string, filename: string) {
 }
 
 /**
- * Issue 16: the selected account's figures for a range of local days (default the last 30, in the user's time
+ * The selected account's figures for a range of local days (default the last 30, in the user's time
  * zone), each card against the previous period; charts from the same daily figures; Recent Activity.
  */
 export function DashboardPage() {

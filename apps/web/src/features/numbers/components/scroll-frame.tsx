@@ -4,7 +4,7 @@ import { useHorizontalOverflow } from '../../../lib/use-horizontal-overflow';
 export const SCROLL_HINT = 'Scroll sideways to see every column';
 
 /**
- * A table frame that says when it scrolls sideways (issue 17: at 1440 px the numbers table hid its last
+ * A table frame that says when it scrolls sideways (at 1440 px the numbers table hid its last
  * columns and nothing showed they were there). The scrollbar is drawn as a bar (macOS overlay scrollbars
  * hide it until touched), a line above the table says the table scrolls, and a shade on the right edge stays until
  * the last column is reached. Measured from the real layout, so it appears only when the columns do not fit.

@@ -23,7 +23,7 @@ const number = {
   messaging_limit_tier: 'TIER_1K',
 };
 
-describe('WhatsApp numbers (spec §2)', () => {
+describe('WhatsApp numbers', () => {
   it('lists the numbers of the selected account in the spec columns', async () => {
     const fetch = stubFetch(() => json({ data: [number] }));
     renderRoute('/number', { preloadedState: withAccount });
@@ -59,12 +59,12 @@ describe('WhatsApp numbers (spec §2)', () => {
       formatGraphTime('2025-06-01T10:00:00+0000'),
       '1906385232743451',
     ]);
-    // Issue 17: the user's local time, never Meta's raw ISO text; the exact instant stays in the markup.
+    // The user's local time, never Meta's raw ISO text; the exact instant stays in the markup.
     const time = within(row as HTMLElement).getByText(formatGraphTime('2025-06-01T10:00:00+0000'));
     expect(time.tagName).toBe('TIME');
     expect(time.getAttribute('dateTime')).toBe('2025-06-01T10:00:00+0000');
     expect(within(table).queryByText(/2025-06-01T/)).toBeNull();
-    // The header's figures (issue 16) are read too: this is the page's own call.
+    // The header's figures are read too: this is the page's own call.
     const request = fetch.requests().find((r) => pathOf(r) !== '/dashboard/header');
     expect(request && pathOf(request)).toBe('/meta/phone/whatsapp/');
     expect(request?.headers.get('X-WABA-ID')).toBe('111');

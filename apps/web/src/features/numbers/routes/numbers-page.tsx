@@ -27,7 +27,7 @@ function onboardedTime(number: PhoneNumber): ReactNode {
   );
 }
 
-/** Spec §2: the table's columns, in order. */
+/** The table's columns, in order. */
 const COLUMNS: readonly Column[] = [
   { header: 'Verified Name', value: (n) => n.verified_name, cellClassName: 'min-w-32 break-words' },
   { header: 'Display Phone Number', value: (n) => n.display_phone_number, cellClassName: NOWRAP },
@@ -40,8 +40,8 @@ const COLUMNS: readonly Column[] = [
 ];
 
 /**
- * Issue 17: at 1440 px every column fits (headers wrap, cells are tight); on narrower screens the table
- * scrolls sideways and ScrollFrame says so. Issue 19: on a phone its rows are stacked (every column in view).
+ * At 1440 px every column fits (headers wrap, cells are tight); on narrower screens the table
+ * scrolls sideways and ScrollFrame says so. On a phone its rows are stacked (every column in view).
  */
 export function NumbersPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);

@@ -61,7 +61,7 @@ function check(fields: Fields, awaitingCode: boolean): Errors {
 }
 
 /**
- * Spec §2 Account Settings ('Change Email', 'Change Password'; issue 17): the signed-in user's e-mail and
+ * Account Settings ('Change Email', 'Change Password'): the signed-in user's e-mail and
  * password, belonging to the user rather than the selected account. The current password is required; on
  * success every other session of the user is signed out by the server, and this one carries on. A new e-mail
  * is mailed a code first (decision 064): the form then asks for it, and the e-mail changes once it is entered.

@@ -8,7 +8,7 @@ type PanelProps = { wabaId: string | null; stored: AccountSettings; mailServerCo
 export const NO_MAIL_SERVER =
   'No mail server is configured: Herald cannot send e-mail until SMTP_URL is set.';
 
-/** Spec §2 Customer Settings, saved per account (issue 17). */
+/** Customer Settings, saved per account. */
 export function CustomerSettingsPanel({ wabaId, stored, mailServerConfigured }: PanelProps) {
   const [notify, setNotify] = useState(stored.notify_by_email);
   const [retention, setRetention] = useState(stored.retention_years);

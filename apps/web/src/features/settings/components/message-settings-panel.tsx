@@ -5,7 +5,7 @@ import { SettingsTabForm } from './settings-tab-form';
 
 type PanelProps = { wabaId: string | null; stored: AccountSettings };
 
-/** Spec §2 Message Settings, saved per account and followed by new templates (issue 17). */
+/** Message Settings, saved per account and followed by new templates. */
 export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
   const [language, setLanguage] = useState(stored.default_language);
   const [approval, setApproval] = useState(stored.require_template_approval);

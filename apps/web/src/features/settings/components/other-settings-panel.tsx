@@ -6,7 +6,7 @@ import { SettingsTabForm } from './settings-tab-form';
 
 type PanelProps = { wabaId: string | null; stored: AccountSettings };
 
-/** Spec §2 Other Settings: the dark theme and the beta features, saved per account (decision 040). */
+/** Other Settings: the dark theme and the beta features, saved per account (decision 040). */
 export function OtherSettingsPanel({ wabaId, stored }: PanelProps) {
   const [dark, setDark] = useState(stored.dark_theme);
   const [beta, setBeta] = useState(stored.beta_features);

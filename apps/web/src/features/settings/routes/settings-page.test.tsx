@@ -20,7 +20,7 @@ async function openAccountsTab(preloadedState: PreloadedState = signedIn) {
   return result;
 }
 
-describe('settings (spec §2)', () => {
+describe('settings', () => {
   it('has the five tabs, the first selected, each with its static controls', async () => {
     renderRoute('/settings', { preloadedState: signedIn });
     await screen.findByRole('heading', { level: 1, name: 'Settings' });
@@ -94,7 +94,7 @@ describe('settings (spec §2)', () => {
     const { store } = await openAccountsTab(withAccounts);
     await waitFor(() => expect(store.getState().waba.wabaAccounts).toEqual([bare]));
     expect(screen.queryByText('Account ID: 111')).toBeNull();
-    // Besides the header's figures (issue 16) and the first tab's settings, only the list of accounts is read.
+    // Besides the header's figures and the first tab's settings, only the list of accounts is read.
     expect(
       fetch
         .requests()

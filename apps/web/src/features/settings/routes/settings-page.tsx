@@ -23,7 +23,7 @@ type Tab = {
   render: (context: AccountContext) => ReactNode;
 };
 
-/** Spec §2: the five tabs, in order. */
+/** The five tabs, in order. */
 export const SETTINGS_TABS: readonly Tab[] = [
   {
     label: 'Message Settings',
@@ -81,7 +81,7 @@ export function SettingsPage() {
   const baseId = useId();
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   const current = SETTINGS_TABS[active] ?? SETTINGS_TABS[0];
-  // Issue 19: on a phone the five tabs do not fit; shades at the cut edges show that the strip scrolls.
+  // On a phone the five tabs do not fit; shades at the cut edges show that the strip scrolls.
   const strip = useHorizontalOverflow<HTMLDivElement>();
 
   function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {

@@ -27,7 +27,7 @@ type BodySectionProps = {
   onNotice: (notice: RenumberNotice) => void;
 };
 
-/** Spec §2 Body section, §4 Body variables, §5 Body. */
+/** Body section: the text, its variables and their rules. */
 export function BodySection({ state, onChange, errorFor, columns, notice, onNotice }: BodySectionProps) {
   const id = useId();
   const count = countVariables(state.bodyText);

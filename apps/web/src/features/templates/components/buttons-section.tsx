@@ -21,14 +21,14 @@ export const BUTTON_TYPE_LABELS: Record<ButtonType, string> = {
 
 const ADD_ORDER: readonly ButtonType[] = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER'];
 
-/** An example label per kind of button (issue 17: a phone button read 'e.g. Visit website'). */
+/** An example label per kind of button (a phone button read 'e.g. Visit website'). */
 const TEXT_PLACEHOLDERS: Record<ButtonType, string> = {
   QUICK_REPLY: 'e.g. Yes, please',
   URL: 'e.g. Visit website',
   PHONE_NUMBER: 'e.g. Call us',
 };
 
-/** Spec §2 Interactive Buttons and §5 Buttons (at most 10; one phone number; two URLs). */
+/** Interactive Buttons (at most 10; one phone number; two URLs). */
 export function ButtonsSection({ buttons, onChange, errorFor }: ButtonsSectionProps) {
   function add(type: ButtonType) {
     const check = canAddButton(buttons, type);

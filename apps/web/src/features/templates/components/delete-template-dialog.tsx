@@ -6,7 +6,7 @@ import { errorText } from '../../../lib/error-text';
 import { useDeleteTemplateMutation } from '../api';
 
 /**
- * Spec §5 Delete template: asks 'Are you sure you want to delete the template?', then DELETE /meta/templates/
+ * Delete template: asks 'Are you sure you want to delete the template?', then DELETE /meta/templates/
  * with Meta's id (Herald's id for a draft never sent). The list page reloads through the cache tags.
  */
 export function DeleteTemplateDialog({

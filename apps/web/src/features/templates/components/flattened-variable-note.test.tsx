@@ -20,7 +20,7 @@ function renderForm() {
   });
 }
 
-describe('the note beside a variable bound to a contact column (issue 15 item 5)', () => {
+describe('the note beside a variable bound to a contact column', () => {
   it('is shown beside each dynamic variable, and only there, and describes its column select', () => {
     renderForm();
     expect(FLATTENED_VARIABLE_NOTE).toBe(

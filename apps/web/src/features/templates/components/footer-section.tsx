@@ -9,7 +9,7 @@ type FooterSectionProps = {
   onChange: (footerText: string) => void;
 };
 
-/** Spec §2 Footer Content: optional, at most 60 characters. */
+/** Footer Content: optional, at most 60 characters. */
 export function FooterSection({ footerText, error, onChange }: FooterSectionProps) {
   const id = useId();
   return (

@@ -33,7 +33,7 @@ type HeaderSectionProps = {
 
 const MEDIA_FORMAT = { image: 'IMAGE', video: 'VIDEO', document: 'DOCUMENT' } as const;
 
-/** Spec §2 Header section and §4 Header variable. */
+/** Header section and its variable. */
 export function HeaderSection({ state, onChange, errorFor, columns, hasStoredMedia }: HeaderSectionProps) {
   const id = useId();
   const content = state.headerContent;
@@ -139,7 +139,7 @@ function TextHeader({ state, onChange, errorFor, columns }: TextHeaderProps) {
 
   function changeText(typed: string) {
     const headerText = normalizeHeaderText(typed);
-    // Spec §4: deleting the marker removes the variable and its value.
+    // Deleting the marker removes the variable and its value.
     const gone = !headerHasVariable({ ...state, headerText });
     onChange(gone ? { headerText, headerValue: '' } : { headerText });
   }
@@ -149,7 +149,7 @@ function TextHeader({ state, onChange, errorFor, columns }: TextHeaderProps) {
       onChange({ isDynamicHeader });
       return;
     }
-    // Spec §4: the marker is added if missing; a column is preselected when the typed value names one.
+    // The marker is added if missing; a column is preselected when the typed value names one.
     const match = columns.find((column) => column === state.headerValue.trim());
     onChange({
       isDynamicHeader,

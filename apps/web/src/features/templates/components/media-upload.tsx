@@ -13,7 +13,7 @@ type MediaUploadProps = {
   onFile: (file: File) => void;
 };
 
-/** Spec §2/§5: the media header's upload area (click or drag and drop) showing the chosen file's name. */
+/** The media header's upload area (click or drag and drop) showing the chosen file's name. */
 export function MediaUpload({ hint, file, hasStoredMedia, error, onFile }: MediaUploadProps) {
   const id = useId();
   const [dragging, setDragging] = useState(false);

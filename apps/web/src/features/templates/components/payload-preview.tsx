@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { TemplatePayload } from '@herald/contracts';
 
-/** Spec §2: the JSON of the exact payload sent as `template_data`. */
+/** The JSON of the exact payload sent as `template_data`. */
 export function PayloadPreview({ payload }: { payload: TemplatePayload }) {
   const id = useId();
   return (

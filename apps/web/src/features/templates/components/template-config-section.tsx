@@ -16,7 +16,7 @@ function titleCase(value: string): string {
   return value.charAt(0) + value.slice(1).toLowerCase();
 }
 
-/** Spec §2 Template Configuration: name (normalised as typed), category and language. */
+/** Template Configuration: name (normalised as typed), category and language. */
 export function TemplateConfigSection({
   state,
   onChange,

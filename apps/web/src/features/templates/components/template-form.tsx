@@ -73,7 +73,7 @@ function serverFieldErrors(error: unknown): TemplateFieldError[] {
 }
 
 /**
- * Spec §2 Create template / Edit template: one form for both. Sections on the left (about 70%), the phone
+ * Create template / Edit template: one form for both. Sections on the left (about 70%), the phone
  * preview and the JSON of the payload on the right (about 30%), stacked on narrow screens.
  */
 export function TemplateForm(props: TemplateFormProps) {
@@ -98,7 +98,7 @@ export function TemplateForm(props: TemplateFormProps) {
   const wabaId = useAppSelector((s) => s.waba.selectedWabaAccount?.waba_id ?? null);
   const columnsQuery = useGetTemplateCustomerColumnsQuery(wabaId);
   const columns = columnsQuery.data ?? [];
-  // Spec §7: a failure to read the columns is only logged.
+  // A failure to read the columns is only logged.
   useEffect(() => {
     if (columnsQuery.error) console.error('Loading the customer columns failed', columnsQuery.error);
   }, [columnsQuery.error]);
@@ -107,7 +107,7 @@ export function TemplateForm(props: TemplateFormProps) {
   const [updateTemplate, updateState] = useUpdateTemplateMutation();
   const saving = createState.isLoading || updateState.isLoading;
 
-  // Spec §5: the renumbering notices vanish after 3 s; a new one restarts the clock.
+  // The renumbering notices vanish after 3 s; a new one restarts the clock.
   useEffect(() => {
     if (!notice) return;
     const timer = setTimeout(() => setNotice(null), TEMPLATE_LIMITS.noticeMs);

@@ -24,7 +24,7 @@ function headerValue(state: TemplateFormState): string {
   return state.headerColumn ? previewSampleValue(state.headerColumn) : '';
 }
 
-/** Spec §2: the phone-style live preview (fixed 'profile' label and '8:00 AM'). */
+/** The phone-style live preview (fixed 'profile' label and '8:00 AM'). */
 export function TemplatePreview({ state, mediaSrc }: TemplatePreviewProps) {
   const body = renderPreviewText(state.bodyText, bodyValues(state));
   const content = state.headerContent;

@@ -5,7 +5,7 @@ type TemplateStatusBadgeProps = {
   submitting: boolean;
 };
 
-/** Spec §4 Template status: approved green; draft with a 'Submit' button; any other value yellow. */
+/** Template status: approved green; draft with a 'Submit' button; any other value yellow. */
 export function TemplateStatusBadge({ status, onSubmit, submitting }: TemplateStatusBadgeProps) {
   const upper = status.toUpperCase();
   if (upper === 'DRAFT') {

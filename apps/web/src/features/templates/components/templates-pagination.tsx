@@ -10,7 +10,7 @@ type TemplatesPaginationProps = {
   onPage: (page: number) => void;
 };
 
-/** Spec §2: 'Showing N of total templates', Previous/Next and the page number; hidden when count is 0. */
+/** 'Showing N of total templates', Previous/Next and the page number; hidden when count is 0. */
 export function TemplatesPagination({
   page,
   shown,

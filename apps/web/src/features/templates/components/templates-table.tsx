@@ -12,7 +12,7 @@ function formatTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
 
-/** Spec §3: a quality score of 'UNKNOWN' or missing shows 'Unknown'; its date is in epoch seconds. */
+/** A quality score of 'UNKNOWN' or missing shows 'Unknown'; its date is in epoch seconds. */
 function quality(item: TemplateListItem): ReactNode {
   const score = item.quality_score?.score;
   if (!score || score.toUpperCase() === 'UNKNOWN') return 'Unknown';
@@ -32,7 +32,7 @@ type Column = { header: string; cell: (item: TemplateListItem, actions: RowActio
 const iconButtonClass =
   'inline-flex rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600';
 
-/** Spec §2: the table's columns, in order; 'Components' holds the row's actions. */
+/** The table's columns, in order; 'Components' holds the row's actions. */
 const COLUMNS: readonly Column[] = [
   {
     header: 'Template Name',

@@ -43,7 +43,7 @@ async function templateDataOf(request: Request) {
   };
 }
 
-describe('Create template: configuration (spec §2, §5)', () => {
+describe('Create template: configuration', () => {
   it('starts at MARKETING, en_US and No Header, and normalises the name as typed', async () => {
     templatesServer();
     renderCreate();
@@ -68,7 +68,7 @@ describe('Create template: configuration (spec §2, §5)', () => {
   });
 });
 
-describe('Create template: header (spec §4 Header variable)', () => {
+describe('Create template: header variable', () => {
   it('adds and removes the header variable; typing {{n}} makes it {{1}}; deleting it removes the value', async () => {
     templatesServer();
     renderCreate();
@@ -164,7 +164,7 @@ describe('Create template: header (spec §4 Header variable)', () => {
   });
 });
 
-describe('Create template: body (spec §4 Body variables, §5 Body)', () => {
+describe('Create template: body and its variables', () => {
   it("counts the variables and turns 'Add Variable' into a disabled 'Max Variables' at 10", () => {
     templatesServer();
     renderCreate();
@@ -270,7 +270,7 @@ describe('Create template: body (spec §4 Body variables, §5 Body)', () => {
   });
 });
 
-describe('Create template: buttons (spec §5 Buttons)', () => {
+describe('Create template: buttons', () => {
   it('alerts on a second phone number button and a third URL button', () => {
     templatesServer();
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
@@ -328,7 +328,7 @@ describe('Create template: buttons (spec §5 Buttons)', () => {
   });
 });
 
-describe('Create template: preview (spec §2)', () => {
+describe('Create template: preview', () => {
   it("shows 'profile', '8:00 AM', the sample values, typed values, the footer and the buttons", () => {
     templatesServer();
     renderCreate();
@@ -352,7 +352,7 @@ describe('Create template: preview (spec §2)', () => {
   });
 });
 
-describe('Create template: submit (spec §3, §7)', () => {
+describe('Create template: submit', () => {
   function fillTextTemplate() {
     type(screen.getByLabelText('Template Name'), 'Order Ready');
     fireEvent.change(screen.getByLabelText('Category'), { target: { value: 'UTILITY' } });

@@ -7,7 +7,7 @@ import { initialFormState } from '../template-form-state';
 export const APPROVAL_NOTE =
   'Require Approval for New Templates is on: this template is saved as a draft and goes to WhatsApp for review when someone presses Submit in the list.';
 
-/** Spec §2 Create template (/template/create-template); the language starts at the account's default. */
+/** Create template (/template/create-template); the language starts at the account's default. */
 export function CreateTemplatePage() {
   const [initial] = useState(initialFormState);
   const { data: settings } = useSelectedAccountSettings();

@@ -52,7 +52,7 @@ function editServer(
 
 const value = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
 
-describe('Edit template (spec §2, §4 Edit page)', () => {
+describe('Edit template', () => {
   it("shows 'Loading...', then the stored template in the form, and PUTs the edited payload", async () => {
     const success = vi.spyOn(toast, 'success');
     let release: () => void = () => {};

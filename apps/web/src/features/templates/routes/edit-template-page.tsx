@@ -7,7 +7,7 @@ import { useGetTemplateQuery } from '../api';
 import { TemplateForm } from '../components/template-form';
 import { formStateFromDetail } from '../template-form-state';
 
-/** Spec §2 Edit template (/templates/{templateId}): loading, then the shared form, or a load failure toast. */
+/** Edit template (/templates/{templateId}): loading, then the shared form, or a load failure toast. */
 export function EditTemplatePage() {
   const { templateId = '' } = useParams();
   // A fresh read each visit: the list may show a newer status or an edit made elsewhere.

@@ -24,7 +24,7 @@ function listRequests(fetchMock: ReturnType<typeof stubFetch>) {
     .map((r) => new URL(r.url).searchParams);
 }
 
-describe('Templates list (spec §2)', () => {
+describe('Templates list', () => {
   it('shows 5 skeleton rows of 8 columns while loading, then the rows with badges and quality', async () => {
     let answer: (response: Response) => void = () => {};
     stubFetch(() => new Promise<Response>((resolve) => (answer = resolve)));

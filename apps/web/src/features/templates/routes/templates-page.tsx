@@ -20,7 +20,7 @@ import { DeleteTemplateDialog } from '../components/delete-template-dialog';
 import { TemplatesPagination } from '../components/templates-pagination';
 import { TemplatesTable } from '../components/templates-table';
 
-/** Spec §9: the templates list's page size. */
+/** The templates list's page size. */
 const PAGE_SIZE = 10;
 
 /** While a shown row waits for Meta's review the page is re-read this often, so an approval shows up. */
@@ -29,7 +29,7 @@ const PENDING_POLL_MS = 3000;
 const iconButtonClass =
   'rounded-lg border border-slate-300 bg-white p-2 text-slate-600 shadow-xs transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 disabled:cursor-wait disabled:opacity-60';
 
-/** Spec §2 Templates list (/template). */
+/** Templates list (/template). */
 export function TemplatesPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
   const [page, setPage] = useState(1);
