@@ -14,7 +14,7 @@ import {
   stopProcess,
 } from './processes';
 
-// Issue 18 item 1: Herald scaled out on one Postgres. `herald migrate`, then API and worker processes of their
+// Herald scaled out on one Postgres. `herald migrate`, then API and worker processes of their
 // own, the sandbox Cloud API in its own process with status webhooks spread over the APIs by a round-robin
 // proxy, and one account with two numbers each sending one broadcast to every contact at the number's cap.
 // The scale-out integration test and bench/scale.bench.ts run it at different sizes and read its figures.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 
-// Issue 18, fault 3: the Cloud API failing every send (the sandbox's error_rate_5xx 1: HTTP 500, code 131000,
+// The Cloud API failing every send (the sandbox's error_rate_5xx 1: HTTP 500, code 131000,
 // nothing accepted) for 10 s in the middle of a broadcast; bench/faults.bench.ts holds it for 60 s. The worker
 // retries with a growing back-off instead of hammering Meta or giving up, the broadcast completes once the API
 // is back, nobody is messaged twice, and meanwhile the history says why (decision 055) and the report lists who
@@ -119,7 +119,7 @@ describe('the Cloud API failing every send for a while mid-broadcast', () => {
       );
       // The outage cost no recipient: every one was sent once the API came back. A message gives up after 8
       // tries (send-result.ts: about 30-60 s of back-off), so a longer outage (the bench's 60 s) fails those
-      // tried throughout it: this assertion fails there (issue 18's finding), the line above says how many.
+      // tried throughout it: this assertion fails there, the line above says how many.
       expect(reached).toBe(RECIPIENTS);
     },
     OUTAGE_MS + 120_000,

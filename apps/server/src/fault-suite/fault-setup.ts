@@ -37,6 +37,8 @@ export interface FaultScene {
   broadcastToAll(name: string): Promise<number>;
   status(broadcastId: number): Promise<string>;
   statesOf(broadcastId: number): Promise<Record<string, number>>;
+  /** Recipients left 'unknown' for whom no send request ever reached the sandbox: must be none. */
+  unknownNeverRequested(broadcastId: number): Promise<string[]>;
   /** An in-process worker on its own pool, as `herald work` runs it. */
   startWorker(
     unconfirmedTimeoutSeconds?: number,
@@ -125,6 +127,15 @@ export async function faultScene(options: {
         [broadcastId],
       );
       return Object.fromEntries(rows.map((row) => [row.state, row.n]));
+    },
+    async unknownNeverRequested(broadcastId) {
+      const log = await sandbox(`/__sandbox/messages?phone_number_id=${phoneNumberId}&limit=0&requested=1`);
+      const requested = new Set(log.requested_recipients as string[]);
+      const { rows } = await t.db.pool.query<{ number: string }>(
+        "select whatsapp_number as number from broadcast_messages where broadcast_id = $1 and state = 'unknown'",
+        [broadcastId],
+      );
+      return rows.map((row) => row.number.replace(/^\+/, '')).filter((number) => !requested.has(number));
     },
     async startWorker(unconfirmedTimeoutSeconds = 5) {
       const pool = createPool(t.db.url, 4);

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../db/database-unavailable';
 import { contactsUser, importCsv } from '../features/contacts/contacts-test-helpers';
 
-// Issue 18, fault 5: the database turns read-only (a failover to a replica, a full disk's emergency setting), or
+// The database turns read-only (a failover to a replica, a full disk's emergency setting), or
 // the disk fills in the middle of an import's COPY. The import answers an error that says what happened and
 // writes nothing: the contacts, their count, the tags and the activity feed are as they were.
 let t: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 import { freshBroadcastRow } from '../features/broadcasts/broadcast-test-helpers';
 
-// Issue 18, fault 4: every status webhook of a whole broadcast delivered twice and out of order (the sandbox's
+// Every status webhook of a whole broadcast delivered twice and out of order (the sandbox's
 // duplicate_rate 1 and reorder, as Meta may). The broadcast's counters and the Dashboard's hourly figures must
 // equal a recount from the message rows, and the message rows must match what the sandbox did.
 const RECIPIENTS = 2_000;

@@ -18,6 +18,8 @@ export interface AcceptedQuery {
   to?: string;
   /** Unix milliseconds; records accepted at or after it. */
   since?: number;
+  /** Also list every recipient a send request named for the number, accepted or refused. */
+  withRequested?: boolean;
   limit?: number;
   offset?: number;
 }
@@ -28,6 +30,15 @@ export interface AcceptedQuery {
  */
 export class AcceptedLog {
   private readonly records: AcceptedMessage[] = [];
+  /** Per phone number id: every recipient a send request reached the sandbox for, whatever its answer. */
+  private readonly requested = new Map<string, Set<string>>();
+
+  /** A send request arrived (before its faults and limits are decided): the fault tests' ground truth. */
+  noteRequest(phoneNumberId: string, to: string): void {
+    let recipients = this.requested.get(phoneNumberId);
+    if (!recipients) this.requested.set(phoneNumberId, (recipients = new Set()));
+    recipients.add(to);
+  }
 
   add(record: Omit<AcceptedMessage, 'parameters'> & { parameters: SentParameters }): void {
     this.records.push({ ...record, parameters: JSON.stringify(record.parameters) });
@@ -39,6 +50,7 @@ export class AcceptedLog {
 
   clear(): void {
     this.records.length = 0;
+    this.requested.clear();
   }
 
   query(q: AcceptedQuery) {
@@ -53,7 +65,13 @@ export class AcceptedLog {
     const duplicates = [...perRecipient].filter(([, n]) => n > 1).map(([to, count]) => ({ to, count }));
     const offset = q.offset ?? 0;
     const page = matching.slice(offset, q.limit === undefined ? undefined : offset + q.limit);
+    const requested = q.withRequested
+      ? [...this.requested]
+          .filter(([phone]) => q.phoneNumberId === undefined || phone === q.phoneNumberId)
+          .flatMap(([, recipients]) => [...recipients])
+      : undefined;
     return {
+      ...(requested && { requested_recipients: requested }),
       total: matching.length,
       unique_recipients: perRecipient.size,
       duplicate_recipients: duplicates,

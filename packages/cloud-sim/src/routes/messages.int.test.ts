@@ -287,6 +287,20 @@ describe('throughput and pair rate', () => {
     const again = await Promise.all(Array.from({ length: 5 }, (_, i) => send(recipient(i + 100))));
     expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect((await call(url, '/__sandbox/messages')).body.total).toBe(ok + 5);
+    // Every recipient a request named is kept, refused ones too: the fault tests' "was it ever requested".
+    const requested = await call(
+      url,
+      `/__sandbox/messages?phone_number_id=${account.phone_number_id}&limit=0&requested=1`,
+    );
+    expect(new Set(requested.body.requested_recipients)).toEqual(
+      new Set(
+        [
+          ...Array.from({ length: 20 }, (_, i) => recipient(i + 1)),
+          ...Array.from({ length: 5 }, (_, i) => recipient(i + 100)),
+        ].map((r) => r.replace(/^\+/, '')),
+      ),
+    );
+    expect((await call(url, '/__sandbox/messages')).body.requested_recipients).toBeUndefined();
   });
 
   it('sets the throughput level through the control API, visible on the number', async () => {

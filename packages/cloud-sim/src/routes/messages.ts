@@ -27,6 +27,9 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: SandboxContext)
     await faults.delay();
     const token = authenticate(request, ctx.state);
     const phone = grantedPhoneNumber(token, ctx.state, request.params.id, 'POST');
+    const recipient = params.to ?? params.recipient;
+    if (typeof recipient === 'string')
+      ctx.messaging.accepted.noteRequest(phone.id, recipient.replace(/^\+/, ''));
     const verdict = faults.decide();
     if (verdict === 'server-error') throw somethingWentWrong();
     if (verdict === 'rate-limit') throw throughputExceeded();

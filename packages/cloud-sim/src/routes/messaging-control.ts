@@ -47,6 +47,7 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
       since: parseSince(q.since),
       limit: wholeQuery(q.limit, 'limit'),
       offset: wholeQuery(q.offset, 'offset'),
+      withRequested: q.requested === '1',
     });
   });
 

@@ -1,7 +1,7 @@
 import type { Pool } from '../../db/pool';
 import type { MessageSender } from './message-sender';
 import type { SendResult } from './message-settle';
-import { markGroupSize, RequestMarks } from './request-marks';
+import { RequestMarks } from './request-marks';
 import type { BatchGate } from './send-gate';
 import { toResult } from './send-result';
 import { addressee, type Claimed, type SendContext } from './sender-batch';
@@ -27,9 +27,10 @@ export interface BatchRequester {
 }
 
 /**
- * Requests a prepared batch at the number's pace, in claim order; answers each handled message's result. Each
- * row is marked requested (a group at a time, request-marks.ts) before its request goes out, so a kill leaves
- * unconfirmed only rows that may have reached Meta.
+ * Requests a prepared batch at the number's pace, in claim order; answers each handled message's result. A row
+ * is requested only once it has the bucket's token, a socket's turn and its own mark (request-marks.ts): so a
+ * kill leaves unconfirmed only rows whose requests were on their way to Meta. Marks are not awaited in turn:
+ * while one is written the next rows take their tokens, so the database's round trip does not slow the pace.
  */
 export async function requestBatch(
   deps: BatchRequester,
@@ -39,48 +40,53 @@ export async function requestBatch(
   sendable: Sendable[],
   unanswered: UnansweredSends,
 ): Promise<SendResult[]> {
-  const marks = new RequestMarks(
-    deps.pool,
-    { phoneId: context.phoneId, accountId: context.accountId, holder: deps.holder },
-    sendable.map(({ message }) => message.id),
-    markGroupSize(context.mps),
-  );
-  const sends: Array<Promise<SendResult>> = [];
-  for (const [index, { message, template }] of sendable.entries()) {
+  const marks = new RequestMarks(deps.pool, {
+    phoneId: context.phoneId,
+    accountId: context.accountId,
+    holder: deps.holder,
+  });
+  const sends: Array<Promise<SendResult | null>> = [];
+  for (const { message, template } of sendable) {
     // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
     // being left 'sending'.
     const go =
       !deps.stopped() &&
       gate.allows(message.broadcast_id) &&
       (await Promise.race([bucket.take().then(() => true), deps.stopping.then(() => false)]));
-    if (!go || deps.stopped() || !gate.allows(message.broadcast_id)) {
+    const turn = go ? await deps.sender.reserve() : null;
+    // A failed mark: the rest of the batch is left as it is, neither requested nor given back: whoever
+    // starts a sender on the number next gives unmarked rows back to the queue (sender-lease.ts).
+    if (marks.failed) {
+      turn?.release();
+      break;
+    }
+    if (!turn || deps.stopped() || !gate.allows(message.broadcast_id)) {
+      turn?.release();
       sends.push(Promise.resolve({ id: message.id, state: 'released' }));
       continue;
     }
-    // Not marked (the lease was lost, or a takeover moved the row) or the mark failed: not this sender's to
-    // request, nor to give back. The rest of the batch is left as it is: whoever starts a sender on the
-    // number next gives unmarked rows back to the queue (sender-lease.ts).
-    const marked = await marks.before(index).catch((error: unknown) => {
-      deps.log?.error({ err: error }, 'marking requests failed');
-      return null;
-    });
-    if (marked === null) break;
-    if (!marked) continue;
     sends.push(
-      deps.sender
-        .send(context.token, context.phoneNumberId, {
+      marks.mark(message.id).then(async (mark) => {
+        // Not marked (the lease was lost, or a takeover moved the row) or the mark failed: not this
+        // sender's to request, nor to give back.
+        if (mark !== 'marked') {
+          turn.release();
+          return null;
+        }
+        const outcome = await turn.send(context.token, context.phoneNumberId, {
           messaging_product: 'whatsapp',
           recipient_type: 'individual',
           ...addressee(message.whatsapp_number),
           type: 'template',
           biz_opaque_callback_data: String(message.id),
           template,
-        })
-        .then((outcome) => {
-          unanswered.saw(message.broadcast_id, outcome);
-          return gate.saw(toResult(message, outcome));
-        }),
+        });
+        unanswered.saw(message.broadcast_id, outcome);
+        return gate.saw(toResult(message, outcome));
+      }),
     );
   }
-  return Promise.all(sends);
+  const results = await Promise.all(sends);
+  if (marks.failed) deps.log?.error({ err: marks.error }, 'marking requests failed');
+  return results.filter((result): result is SendResult => result !== null);
 }

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../../../../test-support/test-app
 import { signedInUser } from '../auth/auth-test-helpers';
 import { markCountsStale, refreshBroadcastCounts } from './broadcast-counts';
 
-// Issue 17 items 2, 4 and 5: the history's date range, sort and Export, honest cards and pause, the report's Export.
+// Decision 036: the history's date range, sort and Export, honest cards and pause, the report's Export.
 let t: TestApp;
 let headers: Record<string, string>;
 let wabaAccountId: number;

@@ -5,7 +5,7 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
 
-// Issue 15 item 5, end to end: contact values with line breaks, tabs and runs of spaces (which the sandbox, as
+// End to end: contact values with line breaks, tabs and runs of spaces (which the sandbox, as
 // Meta, refuses with 132018) are delivered flattened; an empty one takes the template's sample.
 let t: TestApp;
 let headers: Record<string, string>;

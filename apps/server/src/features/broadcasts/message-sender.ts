@@ -15,15 +15,21 @@ export type SendOutcome =
   /** The request may have reached Meta: never resend blindly; a status webhook settles it. */
   | { kind: 'unconfirmed'; title: string };
 
-// Meta's codes that mean "not now" rather than "never" (facts §6).
+// Meta's codes that mean "not now" rather than "never" (its error-code reference).
 const RETRY_CODES = new Set([130429, 131056, 131000, 131016, 4, 80007, 2]);
 const PAIR_RATE = 131056;
 export const MARKETING_LIMIT = 131049;
 export const NOT_ON_WHATSAPP = 131026;
 export const TEMPLATE_PAUSED = 132015;
 export const TEMPLATE_DISABLED = 132016;
-// Pacing's answers (facts §5): Meta took the message but holds it; it is sent or dropped later.
+// Template pacing's answers: Meta took the message but holds it; it is sent or dropped later.
 const HELD_STATUSES = new Set(['held_for_quality_assessment', 'paused']);
+
+/** One request's turn on a socket: `send` uses it (once); `release` gives it back unused. */
+export interface Reservation {
+  send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome>;
+  release(): void;
+}
 
 /**
  * `POST /{phone-number-id}/messages` over a keep-alive agent (node:http, which sustains far more requests per
@@ -32,17 +38,44 @@ const HELD_STATUSES = new Set(['held_for_quality_assessment', 'paused']);
 export class MessageSender {
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
+  private inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     private readonly baseUrl: string,
     private readonly version: string,
-    maxSockets = 64,
+    private readonly maxSockets = 64,
   ) {
     this.transport = baseUrl.startsWith('https:') ? https : http;
     this.agent = new this.transport.Agent({ keepAlive: true, maxSockets });
   }
 
-  send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
+  /**
+   * A socket's turn for one request: resolves when fewer than `maxSockets` requests are out, so the request
+   * sent with it leaves Herald at once instead of waiting in the agent's queue. The sender marks a row
+   * requested only once it holds a turn (request-marks.ts): a row marked is a request on the wire.
+   */
+  async reserve(): Promise<Reservation> {
+    if (this.inFlight >= this.maxSockets) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight += 1;
+    let used = false;
+    const release = () => {
+      if (used) return;
+      used = true;
+      this.inFlight -= 1;
+      this.waiting.shift()?.();
+    };
+    return {
+      send: (token, phoneNumberId, body) => this.post(token, phoneNumberId, body).finally(release),
+      release,
+    };
+  }
+
+  async send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
+    return (await this.reserve()).send(token, phoneNumberId, body);
+  }
+
+  private post(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
     const payload = Buffer.from(JSON.stringify(body));
     const url = new URL(`${this.baseUrl}/${this.version}/${phoneNumberId}/messages`);
     return new Promise((resolve) => {

@@ -7,7 +7,7 @@ import { postSignedWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
 import { MessageSender } from './message-sender';
 
-// The sending number, the portfolio's 24-hour messaging limit and US numbers (issue 15 items 1, 2 and 4),
+// The sending number, the portfolio's 24-hour messaging limit and US numbers,
 // against the sandbox over HTTP: its call log is the ground truth of what reached "Meta".
 
 let t: TestApp;

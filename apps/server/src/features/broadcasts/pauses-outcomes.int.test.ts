@@ -9,7 +9,7 @@ import { settleMessages } from './message-settle';
 import { freshBroadcastRow } from './broadcast-test-helpers';
 
 /**
- * Issue 15 items 3 and 4 against the sandbox over HTTP: held messages, templates WhatsApp pauses (by webhook and
+ * Pacing and pauses against the sandbox over HTTP: held messages, templates WhatsApp pauses (by webhook and
  * by its 132015 answer), the per-user marketing limit (131049) retried a day later, not on WhatsApp (131026),
  * and the report's failure reasons. Decisions 028 and 029.
  */

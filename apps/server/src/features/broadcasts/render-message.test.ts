@@ -77,7 +77,7 @@ describe('renderMessage', () => {
     });
   });
 
-  describe('values Meta refuses (issue 15 item 5)', () => {
+  describe('values Meta refuses', () => {
     const greeting: SendableTemplate = {
       name: 'greeting',
       language: 'en_US',

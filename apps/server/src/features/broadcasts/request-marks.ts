@@ -1,53 +1,67 @@
 import type { Pool } from '../../db/pool';
 import { inLocked, LOCKED, onLocked } from './message-settle';
 
-/**
- * How many rows one mark covers: 50 ms of the number's rate (50 at 1,000 mps, 4 at 80), so a sender marks
- * about 20 groups a second whatever its rate, and a killed sender leaves at most two groups marked but not
- * requested (the group sending and the next one, marked ahead so the requests never wait for it).
- */
-export function markGroupSize(mps: number): number {
-  return Math.max(1, Math.ceil(mps / 20));
-}
+type MarkOutcome = 'marked' | 'not-marked' | 'failed';
 
 /**
- * Marks a claimed batch's rows requested, group by group, just before their requests go out (decision 055).
- * A row's mark is written before its request; the next group's mark is written while this group sends, so
- * in the steady state no request waits for the database. A row is marked only while it is still `sending` and
- * the sender still holds the number's lease: the mark takes the lease row FOR SHARE, so a worker taking the
- * lease over waits for it (and then sees the marks) or comes first (and nothing more is marked). A row not
- * marked is not this sender's any more and must not be requested: a takeover may have given it back to the
- * queue. Message rows are locked in id order like every writer of them (decision 022).
+ * Marks rows requested one by one, each just before its own request leaves (decision 070): the sender asks for
+ * a row's mark once the row has its token and a socket's turn, and requests it the moment the mark is written.
+ * Marks asked for while one is being written are written together next, so a mark costs one round trip of
+ * latency and about one statement per round trip, whatever the rate; a killed sender leaves marked only
+ * requests on their way out. A row is marked only while it is still `sending` and the sender still holds the
+ * number's lease: the mark takes the lease row FOR SHARE, so a worker taking the lease over waits for it (and
+ * then sees the marks) or comes first (and nothing more is marked). A row not marked is not this sender's any
+ * more and must not be requested: a takeover may have given it back to the queue. Message rows are locked in
+ * id order like every writer of them (decision 022).
  */
 export class RequestMarks {
-  private readonly marks = new Map<number, Promise<Set<number>>>();
+  private pending: Array<{ id: number; settle: (outcome: MarkOutcome) => void }> = [];
+  private writing = false;
+  private failure: unknown = null;
 
   constructor(
     private readonly pool: Pool,
     private readonly sender: { phoneId: number; accountId: number; holder: string },
-    private readonly ids: number[],
-    private readonly groupSize: number,
   ) {}
 
-  /** Whether the row at `index` of the batch is marked requested (and so may be requested); marks ahead. */
-  async before(index: number): Promise<boolean> {
-    const group = Math.floor(index / this.groupSize);
-    const mark = this.mark(group);
-    // The next group is marked only once this one is: after a failed mark the sender stops requesting, and a
-    // group marked behind it would read as "may have reached Meta" though never requested.
-    if (index % this.groupSize === 0) void mark.then(() => this.mark(group + 1)).catch(() => undefined);
-    return (await mark).has(this.ids[index]!);
+  /** Whether a mark failed: the sender then stops requesting, and leaves its batch to a takeover. */
+  get failed(): boolean {
+    return this.failure !== null;
   }
 
-  private mark(group: number): Promise<Set<number>> {
-    const start = group * this.groupSize;
-    if (start >= this.ids.length) return Promise.resolve(new Set());
-    let mark = this.marks.get(group);
-    if (!mark) {
-      mark = markRequested(this.pool, this.sender, this.ids.slice(start, start + this.groupSize));
-      this.marks.set(group, mark);
+  /** Resolves once the row's mark is written ('marked': request it now), refused or failed. */
+  mark(id: number): Promise<MarkOutcome> {
+    if (this.failed) return Promise.resolve('failed');
+    return new Promise((settle) => {
+      this.pending.push({ id, settle });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  /** The error of the failed mark, for the sender's log. */
+  get error(): unknown {
+    return this.failure;
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      try {
+        const marked = await markRequested(
+          this.pool,
+          this.sender,
+          group.map((row) => row.id),
+        );
+        for (const row of group) row.settle(marked.has(row.id) ? 'marked' : 'not-marked');
+      } catch (error) {
+        this.failure = error;
+        for (const row of [...group, ...this.pending]) row.settle('failed');
+        this.pending = [];
+      }
     }
-    return mark;
+    this.writing = false;
   }
 }
 

@@ -21,7 +21,7 @@ import { pageUrl } from '../../page-url';
 import type { BroadcastsService } from './broadcasts-service';
 import { sendCsv } from './send-csv';
 
-/** Spec §7 broadcast calls, inside the business (X-WABA-ID) scope. */
+/** The broadcast calls, inside the business (X-WABA-ID) scope. */
 export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(

@@ -24,7 +24,7 @@ const error = (code: number, message: string, details?: string) =>
     error: { message, type: 'OAuthException', code, error_data: details ? { details } : undefined },
   });
 
-describe("classifying Meta's answer to a send (facts §5, §6)", () => {
+describe("classifying Meta's answer to a send", () => {
   it('tells accepted from held by template pacing (held_for_quality_assessment or paused)', () => {
     expect(classify(200, ok())).toEqual({ kind: 'accepted', wamid: 'wamid.X' });
     expect(classify(200, ok('accepted'))).toEqual({ kind: 'accepted', wamid: 'wamid.X' });

@@ -5,7 +5,7 @@ import { signedInUser } from '../auth/auth-test-helpers';
 import { startNextDueBroadcast } from './audience-writer';
 import { setPortfolioTier } from './messaging-limit';
 
-// Issue 17 items 4 and 5: the confirmation's figures are the estimate's, a retarget audience is frozen at
+// Decision 037: the confirmation's figures are the estimate's, a retarget audience is frozen at
 // creation (opted-out left out, another account's broadcast refused), and 'Send test' reaches the sandbox
 // without being a broadcast while it counts in the messaging limit and is rate-limited per account.
 let t: TestApp;

@@ -10,7 +10,7 @@ import type { SendResult } from './message-settle';
 import { MessageSender } from './message-sender';
 import { cutAtSpendCap } from './spend-cap';
 
-// Issue 20 item 3 (decision 052): a broadcast's spend cap pauses it before its billable cost could pass the cap.
+// Decision 052: a broadcast's spend cap pauses it before its billable cost could pass the cap.
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof signedInUser>>;
 let headers: Record<string, string>;

@@ -2,7 +2,7 @@ import type { Pool } from '../../db/pool';
 import type { SendOutcome } from './message-sender';
 
 /**
- * The history's "Retrying: WhatsApp's servers are not answering (since 10:42)" (issue 18 item 4, decision 055):
+ * The history's "Retrying: WhatsApp's servers are not answering (since 10:42)" (decision 055):
  * a broadcast none of whose sends in a batch got an answer from WhatsApp (5xx or unreachable) is marked
  * `unanswered_since` (kept from the first such batch); a batch with any answer clears it. Its rows wait in the
  * queue with a back-off meanwhile, so a batch that found the servers silent is the latest word until the next.
