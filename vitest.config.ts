@@ -32,6 +32,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           environment: 'node',
+          // The stacks that spec files share (e2e/support/shared-stack.ts), started and stopped once a run.
+          globalSetup: ['e2e/support/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 180_000,

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 /**
  * Issue 19: axe-core on every screen and dialog, signed out and signed in, at desktop and phone sizes, with no
@@ -21,7 +22,7 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let reportPath = '';
 
@@ -92,7 +93,7 @@ async function checkScreen(page: Page, route: string, found: string[], screensho
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchBrowser();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Accessible Bakery');
@@ -125,8 +126,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 const SIGNED_OUT = ['/', '/signup', '/forgot-password', '/terms', '/privacy', '/pin'];

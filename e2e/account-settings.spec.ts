@@ -2,7 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 // Issue 17 item 6 in real Chromium: Account Settings changes the password in one browser, and the same user's
 // session in another browser is signed out (its next navigation lands on sign-in) while this one carries on.
@@ -10,7 +11,7 @@ const EMAIL = 'account@shop.test';
 const OLD_PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'battery staple horse';
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 let here: Page;
@@ -28,7 +29,7 @@ async function signedInPage(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   await signUpViaApi(stack, EMAIL, OLD_PASSWORD, 'Account Shop');
   browser = await launchBrowser();
   here = await signedInPage();
@@ -43,8 +44,6 @@ afterEach((context) => {
 afterAll(async () => {
   for (const context of contexts) await context.close();
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 describe('Account Settings in Chromium', () => {

@@ -1,10 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 // One user's whole account journey in real Chromium against `npm start` (embedded Postgres, sandbox).
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -14,7 +15,7 @@ const PASSWORD = 'correct horse battery';
 const PIN = '135790';
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
@@ -37,8 +38,6 @@ afterEach((context) => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 /** Finishes the sandbox's Embedded Signup popup that the click opens. */

@@ -2,22 +2,21 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchBrowser();
   page = await browser.newPage();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 const PUBLIC_ROUTES: Array<[string, string]> = [

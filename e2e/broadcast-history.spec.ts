@@ -5,7 +5,8 @@ import type { BroadcastReport } from '@herald/contracts';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 17 items 2 and 5 in Chromium: the history filtered by date and exported (the downloaded CSV's rows), a
@@ -15,7 +16,7 @@ const SHOTS = '/tmp/shots';
 const PASSWORD = 'correct horse battery';
 const GUESTS = ['+16285554000', '+16285554001', '+16285554002'];
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
@@ -49,7 +50,7 @@ async function downloadOf(click: () => Promise<void>): Promise<Download> {
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
+  stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' });
   await signUpViaApi(stack, 'history@shop.test', PASSWORD, 'History Shop');
   token = await apiLogin(stack, 'history@shop.test', PASSWORD);
   const rows = GUESTS.map((number, i) => `Guest ${i},${number}`).join('\n');
@@ -86,7 +87,7 @@ beforeAll(async () => {
 });
 
 printCluesOnFailure(() => ({ stack, trouble, page }));
-closeAfterAll(() => ({ browser, stack }));
+closeAfterAll(() => ({ browser }));
 
 const card = (title: string) =>
   page.getByRole('list', { name: 'Summary' }).getByRole('listitem', { name: title });

@@ -3,9 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
@@ -18,7 +19,7 @@ const PASSWORD = 'correct horse battery';
 beforeAll(async () => {
   // Its guests have +1 (US) numbers and its template is MARKETING: Meta's US pause (131049, on in the sandbox)
   // is tested in broadcast-rules.spec.ts, not here.
-  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
+  stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' });
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Broadcast Shop');
   token = await apiLogin(stack, EMAIL, PASSWORD);
   const rows = Array.from({ length: 10 }, (_, i) => `Guest ${i},+1628555${String(2000 + i)}`).join('\n');
@@ -59,8 +60,6 @@ afterEach(async (context) => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 const row = (name: string) => page.getByRole('row').filter({ hasText: name });

@@ -5,15 +5,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   await signUpViaApi(stack, 'contacts@shop.test', 'correct horse battery', 'Contact Shop');
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
@@ -31,8 +32,6 @@ afterEach(async (context) => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 const dialog = (name: string) => page.getByRole('dialog', { name });

@@ -5,7 +5,8 @@ import type { BroadcastReport } from '@herald/contracts';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 16 end to end: a broadcast to three contacts, delivered and read by the sandbox, one recipient replies
@@ -16,7 +17,7 @@ const SHOTS = '/tmp/shots';
 const PASSWORD = 'correct horse battery';
 const GUESTS = ['+16285553000', '+16285553001', '+16285553002'];
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
@@ -37,7 +38,7 @@ const report = () => api<BroadcastReport>(`/broadcast/${broadcastId}/recipients/
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
+  stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' });
   const business = await signUpViaApi(stack, 'figures@shop.test', PASSWORD, 'Figures Shop');
   phoneNumberId = business.phone_number_id;
   await signUpViaApi(stack, 'fresh@shop.test', PASSWORD, 'Fresh Shop');
@@ -68,7 +69,7 @@ beforeAll(async () => {
 });
 
 printCluesOnFailure(() => ({ stack, trouble, page }));
-closeAfterAll(() => ({ browser, stack }));
+closeAfterAll(() => ({ browser }));
 
 const card = (title: string) =>
   page.getByRole('list', { name: 'Metrics' }).getByRole('listitem', { name: title });

@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 // Issue 17, item 7 in Chromium: what a new user met on the sign-in page, the numbers table and the import.
 const EMAIL = 'frictions@laden.test';
@@ -13,7 +14,7 @@ const PASSWORD = 'correct horse battery';
 // Not UTC, so a time shown as Meta wrote it would differ from the local one.
 const TIME_ZONE = 'Asia/Kolkata';
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -47,7 +48,7 @@ async function signUpGermanBusiness() {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   await signUpGermanBusiness();
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: TIME_ZONE });
@@ -64,8 +65,6 @@ afterEach(async (test) => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 const toasts = () => page.locator('[data-rht-toaster]');

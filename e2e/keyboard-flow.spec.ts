@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin } from './support/api';
 import { launchBrowser } from './support/browser';
 import { signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 /**
  * Issue 19 item 4: one whole flow with the keyboard alone — sign in, add a contact, create a template, send a
@@ -16,7 +17,7 @@ const PASSWORD = 'Keyboard only 1';
 const TEMPLATE = 'keyboard_hello';
 const BROADCAST = 'Typed by keys';
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -85,7 +86,7 @@ async function expectFocusOn(name: string | RegExp) {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchBrowser();
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Keyboard Cafe');
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -97,8 +98,6 @@ afterAll(async () => {
   await page?.screenshot({ path: 'test-results/keyboard-flow-last.png' }).catch(() => undefined);
   await context?.close();
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 describe('keyboard alone', () => {

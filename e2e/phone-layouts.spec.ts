@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 /**
  * Issue 19 item 3: at 390 × 844 every screen works. Each table keeps its status and actions inside the viewport,
@@ -17,7 +18,7 @@ const PASSWORD = 'Phone layout pass 1';
 const WIDTH = 390;
 const HEIGHT = 844;
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -74,7 +75,7 @@ async function cellExtents(columns: string[]) {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchBrowser();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Pocket Bakery');
@@ -122,8 +123,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 describe('at 390 × 844', () => {

@@ -3,13 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
 // Issue 20: the cost before (New broadcast's estimate and its breakdown) and after (history and report, from the
 // pricing the sandbox's statuses state), and Meta's own figure beside it (the sandbox's pricing_analytics), in
 // Chromium against the real server and sandbox.
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
@@ -21,7 +22,7 @@ const PASSWORD = 'correct horse battery';
 const COST = '$0.1772';
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
+  stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' });
   await signUpViaApi(stack, EMAIL, PASSWORD, 'Pricing Shop');
   const token = await apiLogin(stack, EMAIL, PASSWORD);
   const numbers = [
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 
 printCluesOnFailure(() => ({ stack, trouble, page }));
-closeAfterAll(() => ({ browser, stack }));
+closeAfterAll(() => ({ browser }));
 
 describe('what a broadcast costs, in Chromium', () => {
   it('estimates the cost by market before sending, then shows the billable cost after the statuses', async () => {

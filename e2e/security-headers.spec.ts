@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 // The Content-Security-Policy and its companions in real Chromium against `npm start`: the SPA (with the
 // sandbox's Embedded Signup SDK and popup), its pages and Swagger UI work with no violation reported, and
@@ -19,7 +20,7 @@ interface Violation {
   sample: string;
 }
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -64,7 +65,7 @@ function framingPage(heraldUrl: string): string {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.exposeBinding(
@@ -107,8 +108,6 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((done) => framer?.close(done));
   rmSync(PNG_FILE, { force: true });
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 function expectNoViolation(): void {

@@ -2,17 +2,18 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 // Issue 17 item 6 in real Chromium: each settings tab saves, a reload shows what was saved, and the options
 // act: the dark theme on every screen, the Beta badge, the default language and approval on a new template.
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   await signUpViaApi(stack, 'settings@shop.test', 'correct horse battery', 'Settings Shop');
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
@@ -28,8 +29,6 @@ afterEach(async (context) => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 async function openTab(name: string) {

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
-import { removeDataDir, startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 // Issue 17 items 3, 6 and 7 in Chromium: the templates list's 'Sorted by' with search, 'Watch Tutorial' and
 // 'Refresh from Meta'; the breadcrumb's names; then the dark theme, switched on as a user would (Other
@@ -15,7 +16,7 @@ const PASSWORD = 'correct horse battery';
 // Created in this order, each approved before the next: 'Latest' is the reverse, 'Name' A to Z.
 const CREATED = ['mango_deal', 'apple_news', 'zebra_offer', 'kiwi_deal'];
 
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
@@ -34,7 +35,7 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 beforeAll(async () => {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
-  stack = await startStack({ env: { SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' } });
+  stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' });
   await signUpViaApi(stack, 'look@shop.test', PASSWORD, 'Look Shop');
   token = await apiLogin(stack, 'look@shop.test', PASSWORD);
   await importContacts(stack, token, 'name,number\nAda,+16285554000\nGrace,+16285554001\n', 'VIP');
@@ -74,8 +75,6 @@ afterEach(async (context) => {
 
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
-  if (stack) await removeDataDir(stack.dataDir);
 });
 
 /** The template names in the table, top to bottom. */

@@ -3,14 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
-import { startStack, type Stack } from './support/stack';
+import { sharedStack } from './support/shared-stack';
+import type { StackView } from './support/stack';
 
 /**
  * Issue 20 item 5 in Chromium: a customer who hides their number behind a WhatsApp username writes STOP to the
  * business (through the sandbox, with a BSUID and no phone number); Customers lists them by their username,
  * opted out.
  */
-let stack: Stack;
+let stack: StackView;
 let browser: Browser;
 let page: Page;
 let trouble: string[];
@@ -20,7 +21,7 @@ const EMAIL = 'usernames@shop.test';
 const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack();
   phoneNumberId = (await signUpViaApi(stack, EMAIL, PASSWORD, 'Username Shop')).phone_number_id;
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -31,7 +32,7 @@ beforeAll(async () => {
 });
 
 printCluesOnFailure(() => ({ stack, trouble, page }));
-closeAfterAll(() => ({ browser, stack }));
+closeAfterAll(() => ({ browser }));
 
 describe('customers known only by their username, in Chromium', () => {
   it(

@@ -1,7 +1,7 @@
-import type { Stack } from './stack';
+import type { StackView } from './stack';
 
 /** Direct API calls for test setup, so each spec drives in the browser only the flow it is about. */
-export async function apiLogin(stack: Stack, email: string, password: string): Promise<string> {
+export async function apiLogin(stack: StackView, email: string, password: string): Promise<string> {
   const response = await fetch(`${stack.url}/api/auth/login/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -11,7 +11,7 @@ export async function apiLogin(stack: Stack, email: string, password: string): P
   return ((await response.json()) as { accessToken: string }).accessToken;
 }
 
-export async function importContacts(stack: Stack, token: string, csv: string, tag: string) {
+export async function importContacts(stack: StackView, token: string, csv: string, tag: string) {
   const form = new FormData();
   form.append('tag', tag);
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
@@ -24,7 +24,11 @@ export async function importContacts(stack: Stack, token: string, csv: string, t
 }
 
 /** Creates a template and waits until the sandbox's review webhook has approved it. */
-export async function createApprovedTemplate(stack: Stack, token: string, payload: object): Promise<number> {
+export async function createApprovedTemplate(
+  stack: StackView,
+  token: string,
+  payload: object,
+): Promise<number> {
   const response = await fetch(`${stack.url}/meta/templates/`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import type { Stack } from './stack';
+import type { StackView } from './stack';
 
 /** Signs a business up through the API, as the Embedded Signup page would after the popup (no browser needed). */
-export async function signUpViaApi(stack: Stack, email: string, password: string, businessName: string) {
+export async function signUpViaApi(stack: StackView, email: string, password: string, businessName: string) {
   const business = (await (
     await fetch(`${stack.sandboxUrl}/__sandbox/wabas`, {
       method: 'POST',
@@ -26,7 +26,7 @@ export async function signUpViaApi(stack: Stack, email: string, password: string
   return business;
 }
 
-export async function signInViaUi(page: Page, stack: Stack, email: string, password: string) {
+export async function signInViaUi(page: Page, stack: StackView, email: string, password: string) {
   await page.goto(`${stack.url}/`);
   await page.getByLabel('Username').fill(email);
   await page.getByLabel('Password').fill(password);

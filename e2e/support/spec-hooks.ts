@@ -1,13 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach } from 'vitest';
-import { removeDataDir, type Stack } from './stack';
+import { removeDataDir, type Stack, type StackView } from './stack';
 
 /**
- * On a failed test, prints what the stack, the browser and the page showed: the only clues a CI log keeps.
- * `clues` is read when a test fails, so the spec's variables may still be unset when this is called.
+ * On a failed test, prints what the stack (a shared one: since the spec began), the browser and the page
+ * showed: the only clues a CI log keeps. `clues` is read when a test fails, so the spec's variables may still
+ * be unset when this is called.
  */
 export function printCluesOnFailure(
-  clues: () => { stack?: Stack; trouble?: string[]; page?: Page },
+  clues: () => { stack?: StackView; trouble?: string[]; page?: Page },
   outputChars = 6000,
 ): void {
   afterEach(async (context) => {
@@ -25,7 +26,10 @@ export function printCluesOnFailure(
   });
 }
 
-/** After the file's tests: closes the browser, stops the stack and removes its data folder. */
+/**
+ * After the file's tests: closes the browser, stops the stack and removes its data folder. A spec on a shared
+ * stack passes no stack: the run's teardown stops it.
+ */
 export function closeAfterAll(parts: () => { browser?: Browser; stack?: Stack }): void {
   afterAll(async () => {
     const { browser, stack } = parts();

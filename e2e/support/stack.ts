@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,14 +13,19 @@ export interface StackPorts {
   pgPort: number;
 }
 
-export interface Stack {
+/** What a spec reaches a stack by, whether the stack is its own or shared (shared-stack.ts). */
+export interface StackView {
   url: string;
+  sandboxUrl: string;
+  /** What the stack printed: all of it for a spec's own stack, since the spec asked for it when shared. */
+  output(): string;
+}
+
+export interface Stack extends StackView {
   /** The ports it listens on, to start it again on the same ones (as a user's second `npm start` would). */
   ports: StackPorts;
-  sandboxUrl: string;
   dataDir: string;
   process: ChildProcess;
-  output(): string;
   /** SIGINT, as a user's Ctrl-C; resolves when the start command has exited. */
   stop(): Promise<void>;
 }
@@ -28,9 +33,9 @@ export interface Stack {
 /**
  * Runs `npm start`'s entry (scripts/start.mjs) exactly as a user would, on free ports, with its data under a
  * temporary folder (or `dataDir` to reuse one), and waits until it prints its URL. `ports` reuses a previous
- * stack's ports.
+ * stack's ports; `logFile` also receives everything it prints, for other processes to read.
  */
-type StackOptions = { dataDir?: string; env?: Record<string, string>; ports?: StackPorts };
+type StackOptions = { dataDir?: string; env?: Record<string, string>; ports?: StackPorts; logFile?: string };
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
@@ -67,8 +72,13 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    // Written at once, so a spec printing its clues on failure reads all that has been printed.
+    if (options.logFile) appendFileSync(options.logFile, chunk);
+  };
+  child.stdout.on('data', record);
+  child.stderr.on('data', record);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const url = await new Promise<string>((resolve, reject) => {
