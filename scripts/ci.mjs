@@ -1,5 +1,5 @@
-// CI (.ci/run): the README's `npm test`, whole, on this machine's Node and again on the pinned Node LTS
-// (decision 057), ending with one line `N passed, N failed` summed over both runs.
+// CI (.ci/run): the README's `npm test`, whole, on this machine's Node, and its test suites again on the pinned
+// Node LTS (decision 057; typecheck and lint once), ending with one line `N passed, N failed` summed over both.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,10 +10,11 @@ import { ensureNodeLts, NODE_LTS_VERSION } from './ensure-node.mjs';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Runs `npm test` with `node` first in PATH from binDir (or this machine's node) and reads its summary. */
-function npmTest(label, binDir) {
+function npmTest(label, binDir, suites) {
   console.log(`\n##### npm test on ${label} #####`);
   const summaryFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'herald-ci-')), 'summary.json');
   const env = { ...process.env, HERALD_TEST_SUMMARY_FILE: summaryFile };
+  if (suites) env.HERALD_TEST_SUITES = suites;
   if (binDir) env.PATH = `${binDir}${path.delimiter}${env.PATH}`;
   const result = spawnSync(npm, ['test', '--loglevel=error'], { cwd: repoRoot, env, stdio: 'inherit' });
   // No summary (a crash before it) or a failing exit with none counted: one failure, so CI cannot read green.
@@ -33,7 +34,11 @@ try {
 }
 runs.push(
   ltsBin
-    ? { label: `Node ${NODE_LTS_VERSION}`, ...npmTest(`Node ${NODE_LTS_VERSION}`, ltsBin) }
+    ? {
+        label: `Node ${NODE_LTS_VERSION}`,
+        // Typecheck and lint read the sources, not the runtime: the first run has checked them.
+        ...npmTest(`Node ${NODE_LTS_VERSION}`, ltsBin, 'unit,web,integration,e2e'),
+      }
     : { label: `Node ${NODE_LTS_VERSION}`, passed: 0, failed: 1, failures: ['Node LTS not installed'] },
 );
 

@@ -1,7 +1,7 @@
 // `npm test`: install what is missing, then typecheck, lint, unit, web, integration and end-to-end suites,
 // ending with one line `N passed, N failed` summed over all of them. Node built-ins only until installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDependencies, repoRoot } from './ensure-deps.mjs';
@@ -9,6 +9,14 @@ import { ensureDependencies, repoRoot } from './ensure-deps.mjs';
 const CHROMIUM = '/usr/bin/chromium';
 const TYPECHECK_PROJECTS = ['packages/contracts', 'packages/cloud-sim', 'apps/server', 'apps/web', '.'];
 const VITEST_SUITES = ['unit', 'web', 'integration', 'e2e'];
+// The source trees whose module boundaries dependency-cruiser checks (.dependency-cruiser.cjs, decision 071).
+const boundaryRoots = () => [
+  'apps/server/src',
+  'apps/web/src',
+  ...readdirSync(path.join(repoRoot, 'packages'))
+    .map((name) => `packages/${name}/src`)
+    .filter((dir) => existsSync(path.join(repoRoot, dir))),
+];
 // `--only typecheck,lint` or HERALD_TEST_SUITES=unit,web runs a subset (typecheck and lint are suites too).
 const onlyFlag = process.argv.indexOf('--only');
 const subset = onlyFlag >= 0 ? process.argv[onlyFlag + 1] : process.env.HERALD_TEST_SUITES;
@@ -16,6 +24,8 @@ const selected = subset?.split(',').map((s) => s.trim());
 const wants = (suite) => !selected || selected.includes(suite);
 
 const results = [];
+// Seconds per test file, written to test-timings.json at the end with the ten slowest printed.
+const fileTimings = [];
 const record = (suite, passed, failed, note = '') => results.push({ suite, passed, failed, note });
 // Names of what failed, repeated at the very end so a log's last lines say which test to look at.
 const failures = [];
@@ -72,6 +82,7 @@ function runVitestSuite(suite, reportDir) {
   failed += brokenFiles.length;
   for (const file of summary.testResults) {
     const where = path.relative(repoRoot, file.name);
+    fileTimings.push({ suite, file: where, seconds: Math.round((file.endTime - file.startTime) / 100) / 10 });
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
     for (const test of failedTests) failures.push(`${suite}: ${where} > ${test.fullName}`);
     if (file.status === 'failed' && failedTests.length === 0)
@@ -113,13 +124,23 @@ if (wants('lint')) {
   console.log('\n=== lint ===');
   const eslint = run(bin('eslint'), ['.', '--max-warnings=0']);
   const prettier = run(bin('prettier'), ['--check', '.', '--log-level=warn']);
-  if (!eslint.ok) failures.push('lint: eslint');
-  if (!prettier.ok) failures.push('lint: prettier');
+  // Import cycles, features reaching into each other, production code importing test helpers.
+  const boundaries = run(bin('depcruise'), [
+    '--config',
+    '.dependency-cruiser.cjs',
+    '--output-type',
+    'err-long',
+    ...boundaryRoots(),
+  ]);
+  console.log(`depcruise: ${boundaries.ok ? 'ok' : 'FAILED'} (${boundaries.seconds}s)`);
+  const checks = { eslint, prettier, depcruise: boundaries };
+  for (const [name, outcome] of Object.entries(checks)) if (!outcome.ok) failures.push(`lint: ${name}`);
+  const outcomes = Object.values(checks);
   record(
     'lint',
-    Number(eslint.ok) + Number(prettier.ok),
-    Number(!eslint.ok) + Number(!prettier.ok),
-    'eslint, prettier',
+    outcomes.filter((outcome) => outcome.ok).length,
+    outcomes.filter((outcome) => !outcome.ok).length,
+    Object.keys(checks).join(', '),
   );
 }
 
@@ -141,6 +162,13 @@ for (const r of results) {
     `${r.suite.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.note}`,
   );
 }
+const slowest = [...fileTimings].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+console.log('\nslowest test files:');
+for (const t of slowest) console.log(`${t.seconds.toFixed(1).padStart(7)}s  ${t.suite.padEnd(12)} ${t.file}`);
+writeFileSync(
+  path.join(repoRoot, 'test-timings.json'),
+  `${JSON.stringify({ suites: results, files: fileTimings }, null, 2)}\n`,
+);
 for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
 console.log(`${passed} passed, ${failed} failed`);
