@@ -9,7 +9,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
 /**
- * Issue 19: axe-core on every screen and dialog, signed out and signed in, at desktop and phone sizes, with no
+ * axe-core on every screen and dialog, signed out and signed in, at desktop and phone sizes, with no
  * serious or critical violation; at 390 px nothing overflows the page sideways. Screenshots of every screen at
  * 390 px land in test-results/screenshots/phone-*.png, and in the dark theme phone-dark-*.png.
  */

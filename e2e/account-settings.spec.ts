@@ -5,7 +5,7 @@ import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/sessi
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
-// Issue 17 item 6 in real Chromium: Account Settings changes the password in one browser, and the same user's
+// In real Chromium: Account Settings changes the password in one browser, and the same user's
 // session in another browser is signed out (its next navigation lands on sign-in) while this one carries on.
 const EMAIL = 'account@shop.test';
 const OLD_PASSWORD = 'correct horse battery';

@@ -9,7 +9,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
-// Issue 17 items 2 and 5 in Chromium: the history filtered by date and exported (the downloaded CSV's rows), a
+// In Chromium: the history filtered by date and exported (the downloaded CSV's rows), a
 // report exported under a filter and 'New broadcast to these recipients' landing on New broadcast with the URL.
 
 const SHOTS = '/tmp/shots';
@@ -92,7 +92,7 @@ closeAfterAll(() => ({ browser }));
 const card = (title: string) =>
   page.getByRole('list', { name: 'Summary' }).getByRole('listitem', { name: title });
 
-describe('Broadcast history and report exports in Chromium (issue 17)', () => {
+describe('Broadcast history and report exports in Chromium', () => {
   it('filters the history by date, exports what it shows, and keeps the scheduled recipients apart', async () => {
     await expect
       .poll(

@@ -7,7 +7,7 @@ import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/sessi
 import { startStack, type Stack } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
-// Issue 15 in Chromium: the number a broadcast sends from, the portfolio's 24-hour messaging limit, a template
+// In Chromium: the number a broadcast sends from, the portfolio's 24-hour messaging limit, a template
 // WhatsApp pauses, and the delivery report's reasons. The sandbox starts every portfolio at its smallest tier
 // (250 users a day), so a 300-contact tag is larger than the limit.
 
@@ -119,7 +119,7 @@ async function newBroadcast(name: string, template: string, tag: string) {
 
 async function send() {
   await page.getByRole('button', { name: 'Send Broadcast' }).click();
-  // Issue 17: the send is confirmed in a dialog naming the template, the count and the time.
+  // The send is confirmed in a dialog naming the template, the count and the time.
   await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
   await page.getByText('Broadcast created successfully!').first().waitFor();
   await page.waitForURL(`${stack.url}/broadcast`);
@@ -143,7 +143,7 @@ async function phoneShot(file: string) {
   return overflow;
 }
 
-describe('issue 15 broadcast rules in Chromium', () => {
+describe('broadcast rules in Chromium', () => {
   it('sends from the number chosen in Send from; a flagged one cannot be chosen', async () => {
     await newBroadcast('From the second number', 'team_note', 'Team');
     const sendFrom = page.getByRole('combobox', { name: 'Send from' });

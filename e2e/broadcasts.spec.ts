@@ -100,7 +100,7 @@ describe('broadcasts in Chromium', () => {
       .poll(() => page.getByTestId('preview-body').innerText())
       .toMatch(/Hello (Guest \d|Other Person)/);
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
-    // Issue 17: the send is confirmed in a dialog naming the template, the count and the time.
+    // The send is confirmed in a dialog naming the template, the count and the time.
     await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByText('Broadcast created successfully!').first().waitFor();
     await page.waitForURL(`${stack.url}/broadcast`);
@@ -181,7 +181,7 @@ describe('broadcasts in Chromium', () => {
     await picker.getByRole('textbox', { name: 'Minute' }).fill(target.minute);
     await picker.getByRole('button', { name: target.pm ? 'PM' : 'AM', exact: true }).click();
     await page.getByRole('button', { name: 'Schedule Broadcast' }).click();
-    // Issue 17: the send is confirmed in a dialog naming the template, the count and the time.
+    // The send is confirmed in a dialog naming the template, the count and the time.
     await page.getByRole('dialog').getByRole('button', { name: 'Schedule Broadcast' }).click();
     await page.getByText('Broadcast created successfully!').first().waitFor();
     await page.waitForURL(`${stack.url}/broadcast`);

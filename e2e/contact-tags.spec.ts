@@ -40,7 +40,7 @@ closeAfterAll(() => ({ browser, stack }));
 
 const row = (name: string) => page.getByRole('row').filter({ hasText: name });
 
-describe('tags managed where contacts are, in Chromium (issue 17)', () => {
+describe('tags managed where contacts are, in Chromium', () => {
   it('tags three contacts by hand, filters by the tag, and a broadcast to it reaches exactly those three', async () => {
     await page.goto(`${stack.url}/customers`);
     await row('Guest 5').waitFor();
@@ -89,7 +89,7 @@ describe('tags managed where contacts are, in Chromium (issue 17)', () => {
     await page.getByRole('checkbox', { name: 'Regulars', exact: true }).check();
     await page.getByRole('slider', { name: 'Percentage of recipients' }).fill('100');
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
-    // Sending may ask for confirmation first (issue 17 item 4); confirm when it does.
+    // Sending may ask for confirmation first (decision 037); confirm when it does.
     const created = page.getByText('Broadcast created successfully!').first();
     const confirm = page.getByRole('dialog');
     await Promise.race([created.waitFor(), confirm.waitFor()]);

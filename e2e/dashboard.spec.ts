@@ -9,7 +9,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
-// Issue 16 end to end: a broadcast to three contacts, delivered and read by the sandbox, one recipient replies
+// End to end: a broadcast to three contacts, delivered and read by the sandbox, one recipient replies
 // through the sandbox's control API; the report's Replied filter and the Dashboard's cards and charts show
 // exactly those figures. A brand-new account's Dashboard shows the empty state.
 
@@ -77,7 +77,7 @@ const cardValue = async (title: string) => (await card(title).locator('p').nth(1
 const chartSummary = (title: string) =>
   page.getByRole('figure', { name: title }).getByTestId('chart-summary').innerText();
 
-describe('Dashboard and replies in Chromium (issue 16)', () => {
+describe('Dashboard and replies in Chromium', () => {
   it('a reply shows in the report’s Replied filter and the Dashboard counts exactly the broadcast', async () => {
     // The sandbox delivers all three (and reads some): wait until nothing is on its way.
     await expect

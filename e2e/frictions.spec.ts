@@ -8,7 +8,7 @@ import { recordBrowserTrouble } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
-// Issue 17, item 7 in Chromium: what a new user met on the sign-in page, the numbers table and the import.
+// In Chromium: what a new user met on the sign-in page, the numbers table and the import.
 const EMAIL = 'frictions@laden.test';
 const PASSWORD = 'correct horse battery';
 // Not UTC, so a time shown as Meta wrote it would differ from the local one.
@@ -69,7 +69,7 @@ afterAll(async () => {
 
 const toasts = () => page.locator('[data-rht-toaster]');
 
-describe('frictions a new user meets, in Chromium (issue 17)', () => {
+describe('frictions a new user meets, in Chromium', () => {
   it("says the 'Username' is an e-mail, and a failed sign-in's toast goes once sign-in succeeds", async () => {
     await page.goto(`${stack.url}/`);
     const username = page.getByLabel('Username');

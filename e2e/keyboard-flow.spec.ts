@@ -7,7 +7,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
 /**
- * Issue 19 item 4: one whole flow with the keyboard alone — sign in, add a contact, create a template, send a
+ * One whole flow with the keyboard alone — sign in, add a contact, create a template, send a
  * broadcast through its confirmation — using only page.keyboard (Tab, Shift+Tab, Enter, Space, arrows, typing).
  * Every control reached shows where focus is, and focus comes back to the opener when a dialog closes. The
  * browser is only pointed at the sign-in page; everything after is keys.

@@ -8,7 +8,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
 /**
- * Issue 19 item 3: at 390 × 844 every screen works. Each table keeps its status and actions inside the viewport,
+ * At 390 × 844 every screen works. Each table keeps its status and actions inside the viewport,
  * the template and broadcast previews are one tap away from their forms, the settings tab strip shows that it
  * scrolls, dialogs fit, and no screen scrolls sideways. Screenshots land in
  * test-results/screenshots/phone-layout-*.png.

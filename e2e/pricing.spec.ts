@@ -7,7 +7,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
-// Issue 20: the cost before (New broadcast's estimate and its breakdown) and after (history and report, from the
+// The cost before (New broadcast's estimate and its breakdown) and after (history and report, from the
 // pricing the sandbox's statuses state), and Meta's own figure beside it (the sandbox's pricing_analytics), in
 // Chromium against the real server and sandbox.
 let stack: StackView;
@@ -96,7 +96,7 @@ describe('what a broadcast costs, in Chromium', () => {
     await expect
       .poll(() => page.getByRole('status', { name: 'Cost' }).innerText(), { timeout: 30_000 })
       .toBe(`Cost: ${COST} for 6 billable messages`);
-    // Meta's own figure (issue 20 item 4): the sandbox bills what it delivered at its own copy of Meta's rates,
+    // Meta's own figure (decision 053): the sandbox bills what it delivered at its own copy of Meta's rates,
     // which agree with Herald's card for these markets; no other broadcast shares the range, so no note.
     await expect
       .poll(() => page.getByRole('status', { name: "Meta's figure" }).innerText(), { timeout: 30_000 })

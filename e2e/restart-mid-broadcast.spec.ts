@@ -4,8 +4,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { signUpViaApi } from './support/session';
 import { removeDataDir, startStack, type Stack } from './support/stack';
+import { assertStatusesLanded } from './support/statuses-landed';
 
-// Issue 14's acceptance: `npm start` stopped (Ctrl-C) and started again while a broadcast is sending. Only the API
+// `npm start` stopped (Ctrl-C) and started again while a broadcast is sending. Only the API
 // and the sandbox are driven, so no browser is needed.
 
 const EMAIL = 'restart@shop.test';
@@ -30,8 +31,12 @@ afterEach(async (context) => {
 });
 
 afterAll(async () => {
-  await stack?.stop();
-  if (dataDir) await removeDataDir(dataDir);
+  try {
+    if (stack) await assertStatusesLanded(stack);
+  } finally {
+    await stack?.stop();
+    if (dataDir) await removeDataDir(dataDir);
+  }
 });
 
 interface Report {

@@ -6,7 +6,7 @@ import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/sessi
 import { startStack, type Stack } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 
-// Issue 17 items 4 and 5 in Chromium: a send confirmed in a dialog (Cancel sends nothing), a test message to a
+// In Chromium: a send confirmed in a dialog (Cancel sends nothing), a test message to a
 // typed number, and a new broadcast to a finished broadcast's non-readers, opened from the retarget URL.
 let stack: Stack;
 let browser: Browser;
@@ -85,7 +85,7 @@ async function settled(id: number) {
     .toBe(true);
 }
 
-describe('sending safely in Chromium (issue 17)', () => {
+describe('sending safely in Chromium', () => {
   it('sends a test to a typed number and shows the result; it is not a broadcast', async () => {
     await openNewBroadcast();
     await chooseTemplate('order_update');

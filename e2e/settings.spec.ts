@@ -5,7 +5,7 @@ import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/sessi
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
-// Issue 17 item 6 in real Chromium: each settings tab saves, a reload shows what was saved, and the options
+// In real Chromium: each settings tab saves, a reload shows what was saved, and the options
 // act: the dark theme on every screen, the Beta badge, the default language and approval on a new template.
 let stack: StackView;
 let browser: Browser;

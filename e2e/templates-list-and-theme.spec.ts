@@ -7,7 +7,7 @@ import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/sessi
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
-// Issue 17 items 3, 6 and 7 in Chromium: the templates list's 'Sorted by' with search, 'Watch Tutorial' and
+// In Chromium: the templates list's 'Sorted by' with search, 'Watch Tutorial' and
 // 'Refresh from Meta'; the breadcrumb's names; then the dark theme, switched on as a user would (Other
 // Settings), on every screen at 1440 px: a screenshot each and every visible text's contrast with what is
 // behind it measured from computed styles (WCAG AA: 4.5:1, 3:1 for large text).

@@ -7,7 +7,7 @@ import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 
 /**
- * Issue 20 item 5 in Chromium: a customer who hides their number behind a WhatsApp username writes STOP to the
+ * In Chromium: a customer who hides their number behind a WhatsApp username writes STOP to the
  * business (through the sandbox, with a BSUID and no phone number); Customers lists them by their username,
  * opted out.
  */

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { removeDataDir, startStack, type Stack } from './stack';
+import { assertStatusesLanded } from './statuses-landed';
 
 // What this setup hands to every spec file (read by shared-stack.ts).
 declare module 'vitest' {
@@ -75,12 +76,16 @@ export default async function setup(project: TestProject) {
   return async () => {
     server.closeAllConnections();
     await new Promise((closed) => server.close(closed));
+    // Every shared stack is stopped and removed; then a status that did not land on its message fails the run.
+    const lost: unknown[] = [];
     for (const { started } of stacks.values()) {
       const stack = await started.catch(() => undefined);
       if (!stack) continue;
+      await assertStatusesLanded(stack).catch((error: unknown) => lost.push(error));
       await stack.stop();
       await removeDataDir(stack.dataDir);
     }
     await rm(logDir, { recursive: true, force: true });
+    if (lost.length > 0) throw new AggregateError(lost, 'a shared stack has statuses that did not land');
   };
 }

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach } from 'vitest';
 import { removeDataDir, type Stack, type StackView } from './stack';
+import { assertStatusesLanded } from './statuses-landed';
 
 /**
  * On a failed test, prints what the stack (a shared one: since the spec began), the browser and the page
@@ -27,14 +28,19 @@ export function printCluesOnFailure(
 }
 
 /**
- * After the file's tests: closes the browser, stops the stack and removes its data folder. A spec on a shared
- * stack passes no stack: the run's teardown stops it.
+ * After the file's tests: closes the browser, checks that every status the stack processed landed on its
+ * message, stops the stack and removes its data folder. A spec on a shared stack passes no stack: the run's
+ * teardown checks and stops it.
  */
 export function closeAfterAll(parts: () => { browser?: Browser; stack?: Stack }): void {
   afterAll(async () => {
     const { browser, stack } = parts();
     await browser?.close();
-    await stack?.stop();
-    if (stack) await removeDataDir(stack.dataDir);
+    try {
+      if (stack) await assertStatusesLanded(stack);
+    } finally {
+      await stack?.stop();
+      if (stack) await removeDataDir(stack.dataDir);
+    }
   });
 }
