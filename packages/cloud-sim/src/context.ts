@@ -1,7 +1,6 @@
 import type { CallLog } from './call-log';
 import type { Messaging } from './messages/messaging';
 import type { PortfolioTier } from './messages/portfolio-tiers';
-import type { StatePersistence } from './persistence/state-persistence';
 import type { SandboxState } from './state';
 import type { ReviewScheduler } from './templates/review-scheduler';
 import type { WebhookSender } from './webhooks/webhook-sender';
@@ -42,6 +41,19 @@ export interface SandboxConfig {
   usMarketingRule: boolean;
 }
 
+/**
+ * The state on disk as the routes use it: persistence/state-persistence.ts's StatePersistence. Stated here so
+ * the context, which the state file's capture reads, needs nothing of the persistence module.
+ */
+export interface StateSaver {
+  /** Something changed (the request hook cannot see every change): written soon. */
+  changed(): void;
+  /** Reset: nothing of the old state stays on disk. */
+  clear(): Promise<void>;
+  /** The last write, when the sandbox stops. */
+  close(): Promise<void>;
+}
+
 /** What every route module needs; passed explicitly rather than decorated onto Fastify. */
 export interface SandboxContext {
   state: SandboxState;
@@ -55,5 +67,5 @@ export interface SandboxContext {
   webhooks: WebhookSender;
   messaging: Messaging;
   /** The state on disk (null: memory only); told of every change the request hook cannot see. */
-  persistence: StatePersistence | null;
+  persistence: StateSaver | null;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from '../features/auth/auth-service';
-import type { OwnedWaba } from '../features/accounts/accounts-repo';
+import type { OwnedWaba } from '../owned-waba';
 import { HttpError } from '../http-error';
 import type { RequestHook } from './authentication';
 

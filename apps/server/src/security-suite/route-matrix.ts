@@ -1,6 +1,16 @@
 import type { InjectOptions } from 'fastify';
-import { importBody, samplePayloads } from './route-samples';
+import {
+  importBody,
+  samplePayloads,
+  type BodySample,
+  type SampleContext,
+  type SlotPicker,
+} from './route-samples';
 import type { Slot } from './tenants';
+
+// The samples' shapes live with the samples (route-samples.ts); the matrix's callers take them from here.
+export type { BodySample, SampleContext, SlotPicker };
+export type { RequestBody } from './route-samples';
 
 /**
  * The cross-tenant matrix's view of the route table: every route Fastify serves (read from printRoutes, so
@@ -80,27 +90,6 @@ export const PATH_SAMPLES: Record<string, Record<string, ParamSample>> = {
   '/broadcast/{id}/recipients/export.csv': { id: 'broadcast' },
   '/pricing/broadcasts/{id}/meta/': { id: 'broadcast' },
 };
-
-/**
- * Picks the value of a slot for the request being built: the crossing tenant's for the slot under test,
- * otherwise the caller's own (or `own` when the caller's value is made per request, like a fresh signup).
- */
-export type SlotPicker = (slot: Slot, own?: string | number) => string | number;
-
-export interface SampleContext {
-  /** A fresh Embedded Signup (new WABA, number and one-time code) of nobody yet. */
-  freshSignup(): Promise<{ waba_id: string; phone_number_id: string; business_id: string; code: string }>;
-  /** A string unique in this run, for names and numbers that must not collide. */
-  unique(): string;
-}
-
-export type RequestBody =
-  { json: unknown } | { multipart: { payload: Buffer; headers: Record<string, string> } };
-export type BodySample =
-  | ((pick: SlotPicker, context: SampleContext) => Promise<RequestBody> | RequestBody)
-  | {
-      none: string;
-    };
 
 /** The body of every route that takes one (or why it takes none). A write route missing here fails. */
 export const BODY_SAMPLES: Record<string, BodySample> = {

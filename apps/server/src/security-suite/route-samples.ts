@@ -1,9 +1,29 @@
 import { multipart } from '../features/contacts/contacts-test-helpers';
-import type { BodySample } from './route-matrix';
-import { imageTemplate, textTemplate } from './tenants';
+import { imageTemplate, textTemplate, type Slot } from './tenants';
 
 /** Template names take lowercase letters and underscores only: 1042 → 'bace'. */
 const letters = (digits: string) => digits.replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)));
+
+/**
+ * Picks the value of a slot for the request being built: the crossing tenant's for the slot under test,
+ * otherwise the caller's own (or `own` when the caller's value is made per request, like a fresh signup).
+ */
+export type SlotPicker = (slot: Slot, own?: string | number) => string | number;
+
+export interface SampleContext {
+  /** A fresh Embedded Signup (new WABA, number and one-time code) of nobody yet. */
+  freshSignup(): Promise<{ waba_id: string; phone_number_id: string; business_id: string; code: string }>;
+  /** A string unique in this run, for names and numbers that must not collide. */
+  unique(): string;
+}
+
+export type RequestBody =
+  { json: unknown } | { multipart: { payload: Buffer; headers: Record<string, string> } };
+export type BodySample =
+  | ((pick: SlotPicker, context: SampleContext) => Promise<RequestBody> | RequestBody)
+  | {
+      none: string;
+    };
 
 /** A contact CSV import (tag, then file) with one new contact of its own. */
 export function importBody(unique: string) {

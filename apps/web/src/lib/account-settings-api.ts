@@ -4,7 +4,7 @@ import {
   type AccountSettingsUpdate,
 } from '@herald/contracts';
 import { useSelector } from 'react-redux';
-import type { WabaState } from '../features/accounts/waba-slice';
+import type { WabaState } from './waba-slice';
 import { api } from './api';
 
 /**

@@ -2,10 +2,10 @@ import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { UnknownAction } from '@reduxjs/toolkit';
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryError, FetchBaseQueryMeta } from '@reduxjs/toolkit/query';
 import type { RefreshResponse } from '@herald/contracts';
-import { logout, updateTokens } from '../features/auth/auth-slice';
-import type { AuthState } from '../features/auth/auth-slice';
-import { clearWabaAccounts } from '../features/accounts/waba-slice';
-import type { WabaState } from '../features/accounts/waba-slice';
+import { logout, updateTokens } from './auth-slice';
+import type { AuthState } from './auth-slice';
+import { clearWabaAccounts } from './waba-slice';
+import type { WabaState } from './waba-slice';
 import { isJwtExpired } from './jwt';
 
 /** The refresh call, sent with plain fetch rather than through this base query. */

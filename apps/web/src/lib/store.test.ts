@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { persistStore } from 'redux-persist';
-import { setCredentials } from '../features/auth/auth-slice';
-import { setWabaAccounts } from '../features/accounts/waba-slice';
+import { setCredentials } from './auth-slice';
+import { setWabaAccounts } from './waba-slice';
 import { makeStore, PERSIST_TIMEOUT_MS } from './store';
 
 describe('store', () => {

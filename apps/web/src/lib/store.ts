@@ -5,10 +5,10 @@ import { FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE, persistReducer } fro
 // The ES build: the bundler's interop with lib/ (CommonJS `exports.default`) yields the module object, not
 // the storage, and rehydration then fails with "getItem is not a function".
 import storage from 'redux-persist/es/storage';
-import { authReducer } from '../features/auth/auth-slice';
-import type { AuthState } from '../features/auth/auth-slice';
-import { wabaReducer } from '../features/accounts/waba-slice';
-import type { WabaState } from '../features/accounts/waba-slice';
+import { authReducer } from './auth-slice';
+import type { AuthState } from './auth-slice';
+import { wabaReducer } from './waba-slice';
+import type { WabaState } from './waba-slice';
 import { api } from './api';
 
 /** Give up waiting for stored state after 5 s and start from the initial state. */

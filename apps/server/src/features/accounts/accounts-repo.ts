@@ -2,16 +2,10 @@ import type { WabaAccount } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import type { GraphPhoneNumber } from '../../graph/graph-client';
-import { setPortfolioTier } from '../broadcasts/messaging-limit';
+import type { OwnedWaba } from '../../owned-waba';
+import { setPortfolioTier } from '../broadcasts/index';
 
 type Queryable = Pool | PoolClient;
-
-export interface OwnedWaba {
-  id: number;
-  wabaId: string;
-  userId: number;
-  businessTokenEncrypted: string;
-}
 
 export async function findWabaOwner(db: Queryable, wabaId: string): Promise<number | undefined> {
   const { rows } = await db.query<{ user_id: number }>(

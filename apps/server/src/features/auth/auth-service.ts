@@ -6,7 +6,7 @@ import { HttpError } from '../../http-error';
 import { decoyHash, hashSecret, verifySecret } from '../../security/password-hasher';
 import type { SecretBox } from '../../security/secret-box';
 import { InvalidTokenError, type TokenIssuer } from '../../security/tokens';
-import { findOwnedWaba, listWabaAccounts } from '../accounts/accounts-repo';
+import { findOwnedWaba, listWabaAccounts } from '../accounts/index';
 import { type AccountChangeOutcome, changeAccount } from './account-change';
 import type { AccountMailer } from './account-mailer';
 import {

@@ -7,8 +7,14 @@ import { HttpError } from '../../http-error';
 import { hashSecret } from '../../security/password-hasher';
 import { randomPin } from '../../security/random-pin';
 import type { SecretBox } from '../../security/secret-box';
-import { findWabaOwner, insertWaba, upsertPhoneNumbers } from '../accounts/accounts-repo';
-import { activateAtCloudApi, proveEmbeddedSignup, type ProvenSignup } from '../accounts/cloud-onboarding';
+import {
+  findWabaOwner,
+  insertWaba,
+  upsertPhoneNumbers,
+  activateAtCloudApi,
+  proveEmbeddedSignup,
+  type ProvenSignup,
+} from '../accounts/index';
 import { type AttemptLimiter, SIGNUP_POLICY } from './attempt-limiter';
 import { findUserByEmail, insertUser } from './users-repo';
 

@@ -8,7 +8,7 @@ import {
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { audienceByPrefix, reachedInAudience } from './audience-counts';
 import type { AudienceSource } from './audience-sql';
 import { readMessagingLimit } from './messaging-limit';

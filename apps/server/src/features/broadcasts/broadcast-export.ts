@@ -10,7 +10,7 @@ import {
 } from '@herald/contracts';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Pool } from '../../db/pool';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { allListedBroadcasts } from './broadcast-list';
 import { csvLine, neutralisedSql, UTF8_BOM } from './csv-cells';
 import { findReportedBroadcast } from './report-broadcast';

@@ -1,7 +1,7 @@
 import type { BroadcastListQuery, BroadcastRow } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { freshenCounts } from './broadcast-counts';
 import { UNANSWERED_REASON_SQL } from './unanswered-sends';
 

@@ -12,7 +12,7 @@ import {
   replyRate,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { findReportedBroadcast } from './report-broadcast';
 
 /**

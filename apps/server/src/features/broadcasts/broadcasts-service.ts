@@ -12,7 +12,7 @@ import {
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import {
   estimateAudience,
   estimateBroadcast,

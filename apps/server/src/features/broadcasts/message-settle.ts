@@ -1,5 +1,5 @@
 import type { Pool } from '../../db/pool';
-import { countSendResults } from '../metrics/send-outcomes';
+import { countSendResults } from '../metrics/index';
 import { pauseForTemplateAnswers, type TemplatePausedResult } from './template-pause';
 
 /** What one send came to, as the sender writes it back to the message row. */
@@ -17,7 +17,7 @@ export type SendResult =
   /** Never requested (the worker is stopping): back to the queue as it was, the attempt not counted. */
   | { id: number; state: 'released' };
 
-/** How long a message limited by WhatsApp (131049) waits before it may go again: Meta says not at once (facts §9). */
+/** How long a message limited by WhatsApp (131049) waits before it may go again: Meta says not at once. */
 export const LIMITED_RETRY_DELAY = `interval '24 hours'`;
 
 /**

@@ -1,12 +1,16 @@
 import type { PoolClient } from 'pg';
 import { lockMessageRows, type MessageRowKey } from '../../db/message-row-locks';
-import type { NewInbound } from '../replies/inbound-webhooks';
-import { linkLockedReplies, replyTargets } from '../replies/reply-links';
-import type { MessageStatus, MessagesValue } from '../webhooks/messages-value';
-import type { WebhookBatch, WebhookChange, WebhookHandler } from '../webhooks/webhook-processor';
+import type {
+  MessageStatus,
+  MessagesValue,
+  WebhookBatch,
+  WebhookChange,
+  WebhookHandler,
+} from '../webhooks/index';
 import { lockBroadcasts, markCountsStale } from './broadcast-counts';
 import { MARKETING_LIMIT, NOT_ON_WHATSAPP } from './message-sender';
 import { LIMITED_RETRY_DELAY } from './message-settle';
+import { linkLockedReplies, replyTargets, type NewInbound } from './reply-links';
 import { broadcastsToPause, pauseLockedBroadcasts, type TemplatePause } from './template-pause';
 
 /** How far a status takes a message: a status only ever moves a row to a higher rank (decision 022). */
@@ -87,9 +91,9 @@ export async function reapplyStatuses(client: PoolClient, statuses: IncomingStat
 /** What a webhook batch writes to broadcasts and their messages, applied once at its end under one lock order. */
 interface BroadcastWrites {
   statuses: IncomingStatus[];
-  /** Template status webhooks that pause broadcasts (template-pause.ts). */
+  /** Template status webhooks that pause broadcasts (template-pause-webhooks.ts). */
   pauses: TemplatePause[];
-  /** Customers' messages to link to the broadcast messages they answer (replies/reply-links.ts). */
+  /** Customers' messages to link to the broadcast messages they answer (replies/inbound-webhooks.ts; reply-links.ts). */
   replies: NewInbound[];
 }
 

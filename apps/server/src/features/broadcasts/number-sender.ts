@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from '../../db/pool';
 import type { SecretBox } from '../../security/secret-box';
-import type { RateCard } from '../pricing/rate-card';
+import type { RateCard } from '../pricing/index';
 import { requestBatch, type Sendable } from './batch-requests';
 import { markCountsStale } from './broadcast-counts';
 import type { EngineLog } from './engine-log';

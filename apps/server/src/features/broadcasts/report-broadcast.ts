@@ -1,7 +1,7 @@
 import type { BroadcastAudienceSummary } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 
 /** The audience as stored on the broadcast: all or tags (sampled when it starts), or a list frozen at creation. */
 type StoredAudience = {

@@ -1,7 +1,7 @@
 import { retargetStates, type BroadcastAudience } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 
 /**
  * The contacts a retarget audience names now (decision 037): the recipients of the account's broadcast

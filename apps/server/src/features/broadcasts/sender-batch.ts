@@ -1,5 +1,5 @@
 import type { Pool } from '../../db/pool';
-import { isBsuidAddress } from '../contacts/bsuid-contacts';
+import { isBsuidAddress } from '../contacts/index';
 import type { MessageSender } from './message-sender';
 import { renderMessage, type ContactValues, type SendableTemplate } from './render-message';
 

@@ -1,6 +1,7 @@
-import { isBsuidAddress } from '../contacts/bsuid-contacts';
-import { marketOfNumber, MARKETS } from '../pricing/markets';
+import { isBsuidAddress } from '../contacts/index';
 import {
+  marketOfNumber,
+  MARKETS,
   DEFAULT_RATE_CARD_FILE,
   loadRateCard,
   RATE_CATEGORIES,
@@ -8,7 +9,7 @@ import {
   rateOn,
   type RateCard,
   type RateCategory,
-} from '../pricing/rate-card';
+} from '../pricing/index';
 
 /** Amounts in millionths of a dollar: the card's rates have up to 6 decimals, so sums of them stay exact. */
 export const MICROS = 1_000_000;

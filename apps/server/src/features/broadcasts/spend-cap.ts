@@ -1,8 +1,8 @@
 import { spendCapReason } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
-import { isBsuidAddress } from '../contacts/bsuid-contacts';
-import type { RateCard } from '../pricing/rate-card';
+import { isBsuidAddress } from '../contacts/index';
+import type { RateCard } from '../pricing/index';
 import { lockBroadcasts } from './broadcast-counts';
 import type { SendResult } from './message-settle';
 import type { Claimed } from './sender-batch';

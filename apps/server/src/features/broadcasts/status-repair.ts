@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
-import { statusRepairs } from '../metrics/status-repairs';
+import { statusRepairs } from '../metrics/index';
 import {
   type IncomingStatus,
   reapplyStatuses,

@@ -1,16 +1,12 @@
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
-import type { WebhookHandler } from '../webhooks/webhook-processor';
 import { lockBroadcasts } from './broadcast-counts';
-import { broadcastWrites } from './message-status-webhooks';
 
 /** NOTIFY'd with a broadcast id when it stops sending, so a sender's batch in flight stops too (send-gate.ts). */
 export const BROADCASTS_HALTED_CHANNEL = 'herald_broadcasts_halted';
 
 const TEMPLATE_DISABLED = 132016;
-/** The template events that stop its broadcasts; REINSTATED or APPROVED leave them paused (decision 029). */
-const VERB_OF_EVENT: Record<string, 'paused' | 'disabled'> = { PAUSED: 'paused', DISABLED: 'disabled' };
 
 /** A send Meta refused because the template is paused (132015) or disabled (132016): nothing was sent. */
 export interface TemplatePausedResult {
@@ -34,32 +30,6 @@ export interface TemplatePause {
 export function templatePauseReason(verb: 'paused' | 'disabled', templateName: string, why: string | null) {
   return `WhatsApp ${verb} the template ${templateName}${why ? `: ${why}` : ''}`;
 }
-
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-
-/**
- * `message_template_status_update` with event PAUSED or DISABLED: every sending or paused broadcast of that
- * account using the template pauses with the reason. Only collected here; applied at the batch's end with the
- * status webhooks, under the one lock order (broadcast rows, then message rows, each by id; decision 022).
- * A scheduled broadcast is left alone: when it is due, its first send answers 132015 and pauses it (decision 029).
- */
-export const collectTemplatePause: WebhookHandler = async (_client, change, batch) => {
-  const update = change.value as {
-    event?: unknown;
-    message_template_id?: unknown;
-    reason?: unknown;
-    other_info?: { title?: unknown; description?: unknown };
-  };
-  const verb = VERB_OF_EVENT[String(update?.event)];
-  const id = update?.message_template_id;
-  if (!verb || (typeof id !== 'string' && typeof id !== 'number')) return;
-  const reason = text(update.reason);
-  const why =
-    text(update.other_info?.description) ??
-    text(update.other_info?.title) ??
-    (reason && reason !== 'NONE' ? reason : null);
-  broadcastWrites(batch).pauses.push({ wabaId: change.wabaId, metaTemplateId: String(id), verb, why });
-};
 
 /** The broadcasts the collected pauses stop, with their reasons. A plain read: the caller locks them next. */
 export async function broadcastsToPause(

@@ -8,14 +8,14 @@ import {
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { SecretBox } from '../../security/secret-box';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { findTemplate, sendingNumber } from './broadcast-estimate';
 import type { MessageSender } from './message-sender';
 import { PORTFOLIO_OF_WABA, reserveReach } from './messaging-limit';
 import { renderMessage, type ContactValues } from './render-message';
 
 /**
- * 'Send test' on New broadcast (issue 17 item 4, decision 037): the chosen template, filled with one real
+ * 'Send test' on New broadcast (decision 037): the chosen template, filled with one real
  * contact's values, to one number the user typed, from the chosen number, through the same Cloud API client the
  * engine sends with. Not a broadcast: no broadcast or message row is written, so the history never counts it.
  * It is a business-initiated message, so it takes its place in the portfolio's 24-hour messaging limit like any

@@ -15,7 +15,7 @@ import {
   STAGING_COLUMNS,
   validateRow,
 } from './import-rows';
-import { recordImportEvent } from '../dashboard/account-events';
+import { recordImportEvent } from '../dashboard/index';
 import { CopyBuffer } from './copy-buffer';
 import { NumberLineReader, numberKey, NumberSet } from './number-set';
 import { csvMessage, drain, isCsvError, type UploadStream } from './csv-upload';

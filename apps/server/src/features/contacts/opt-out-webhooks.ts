@@ -1,6 +1,5 @@
 import type { PoolClient } from 'pg';
-import type { InboundMessage, MessagesValue } from '../webhooks/messages-value';
-import type { WebhookHandler } from '../webhooks/webhook-processor';
+import type { InboundMessage, MessagesValue, WebhookHandler } from '../webhooks/index';
 import {
   applyUserIdChanges,
   e164,

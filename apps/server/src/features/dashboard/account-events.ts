@@ -6,7 +6,7 @@ import {
 } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
-import { readAccountSettings } from '../settings/settings-repo';
+import { readAccountSettings } from '../settings/index';
 
 /**
  * The import's event for the bell and Recent Activity, in the import's transaction (so a rolled-back import

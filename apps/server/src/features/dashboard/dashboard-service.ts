@@ -11,7 +11,7 @@ import {
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { activeContacts } from './active-contacts';
 import { addDays, daysOf, type DayRange, ranges } from './dashboard-range';
 

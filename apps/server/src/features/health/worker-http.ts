@@ -4,7 +4,7 @@ import type { Pool } from '../../db/pool';
 import { registerMetrics } from '../../plugins/metrics';
 import { registerRequestId, requestId } from '../../plugins/request-id';
 import { heraldLoggerOptions } from '../../security/log-redaction';
-import { HeraldMetrics } from '../metrics/metrics-registry';
+import { HeraldMetrics } from '../metrics/index';
 import { healthRoutes } from './routes';
 
 export interface WorkerHttp {

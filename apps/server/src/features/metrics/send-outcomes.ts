@@ -1,5 +1,4 @@
 import { Counter } from 'prom-client';
-import type { SendResult } from '../broadcasts/message-settle';
 
 /**
  * Messages sent, by outcome and Meta's error code: process-wide (one sender per worker process), counted where
@@ -12,8 +11,14 @@ export const messagesSent = new Counter({
   registers: [],
 });
 
+/**
+ * What the counter reads of a send's result: its outcome and Meta's error code. Stated here, so the metrics need
+ * nothing of the sender; the sender's results (broadcasts/message-settle.ts) have this shape.
+ */
+export type SettledSend = { state: string } | { state: string; code: number | null };
+
 /** Counts a settled batch; rows given back unsent (a stopping worker's) were never requested and do not count. */
-export function countSendResults(results: SendResult[]): void {
+export function countSendResults(results: readonly SettledSend[]): void {
   for (const result of results) {
     if (result.state === 'released') continue;
     const outcome = result.state === 'queued' ? 'retry' : result.state;

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
-import { freshenCounts } from '../broadcasts/broadcast-counts';
+import { freshenCounts } from '../broadcasts/index';
 
 /** pg-boss queue whose job sends the pending broadcast-completed e-mails (made at migrate time: job-schema.ts). */
 export const BROADCAST_MAIL_QUEUE = 'broadcast-mail';

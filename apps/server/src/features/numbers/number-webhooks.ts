@@ -1,5 +1,5 @@
-import { setPortfolioTier } from '../broadcasts/messaging-limit';
-import type { WebhookHandler } from '../webhooks/webhook-processor';
+import { setPortfolioTier } from '../broadcasts/index';
+import type { WebhookHandler } from '../webhooks/index';
 
 interface CapabilityUpdate {
   max_daily_conversations_per_business?: unknown;

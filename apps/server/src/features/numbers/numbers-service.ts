@@ -2,9 +2,8 @@ import type { PhoneNumber } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import type { GraphClient, GraphPhoneNumber } from '../../graph/graph-client';
 import type { SecretBox } from '../../security/secret-box';
-import type { OwnedWaba } from '../accounts/accounts-repo';
-import { upsertPhoneNumbers } from '../accounts/accounts-repo';
-import { cloudApiFailure } from '../accounts/cloud-onboarding';
+import type { OwnedWaba } from '../../owned-waba';
+import { upsertPhoneNumbers, cloudApiFailure } from '../accounts/index';
 
 const CACHE_MS = 30_000;
 

@@ -3,7 +3,7 @@ import type { Pool } from '../../db/pool';
 import { GraphApiError, type GraphClient, type GraphPricingAnalytics } from '../../graph/graph-client';
 import { HttpError } from '../../http-error';
 import type { SecretBox } from '../../security/secret-box';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 
 export interface MetaFiguresDependencies {
   pool: Pool;

@@ -7,9 +7,14 @@ import {
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
-import type { OwnedWaba } from '../accounts/accounts-repo';
-import { audienceByPrefix, NUMBER_PREFIX } from '../broadcasts/audience-counts';
-import { findTemplate, requestAudience, sendingNumber } from '../broadcasts/broadcast-estimate';
+import type { OwnedWaba } from '../../owned-waba';
+import {
+  audienceByPrefix,
+  NUMBER_PREFIX,
+  findTemplate,
+  requestAudience,
+  sendingNumber,
+} from '../broadcasts/index';
 import { marketOfNumber } from './markets';
 import { cardDateOn, rateCategory, rateOn, type RateCard } from './rate-card';
 

@@ -1,8 +1,8 @@
 import { INBOUND_KINDS, type InboundKind, PRESS_KINDS } from '@herald/contracts';
 import type { PoolClient } from 'pg';
-import type { WebhookHandler } from '../webhooks/webhook-processor';
-import { broadcastWrites } from '../broadcasts/message-status-webhooks';
-import { e164, isBsuid } from '../contacts/bsuid-contacts';
+import { broadcastWrites } from '../broadcasts/index';
+import { e164, isBsuid } from '../contacts/index';
+import type { WebhookHandler } from '../webhooks/index';
 
 /** An inbound message as Meta documents it: only the fields Herald reads, any of them possibly absent. */
 interface RawInbound {
@@ -21,18 +21,6 @@ interface RawInbound {
   document?: { caption?: unknown; filename?: unknown };
   reaction?: { message_id?: unknown; emoji?: unknown };
   location?: { name?: unknown; address?: unknown };
-}
-
-/** A stored inbound message the batch's end links to the broadcast message it answers (reply-links.ts). */
-export interface NewInbound {
-  id: number;
-  accountId: number;
-  /** The address broadcasts reach the sender at: their contact's (number, or BSUID for a username-only one). */
-  number: string;
-  sentAt: Date;
-  /** The wamid it answers: context.id, or the message a reaction is on. */
-  contextWamid: string | null;
-  press: boolean;
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -78,7 +66,7 @@ function sentAt(raw: unknown): Date {
  * delivers at least once), with the contact when Herald knows the sender by number or by BSUID (no contact is
  * created otherwise). `from_number` is the number, or the BSUID when WhatsApp hides the number.
  * Linking it to the broadcast message it answers happens at the batch's end, under the broadcasts' lock order
- * (message-status-webhooks.ts), after the batch's statuses. STOP/START stay with opt-out-webhooks.ts.
+ * (broadcasts/message-status-webhooks.ts), after the batch's statuses. STOP/START stay with opt-out-webhooks.ts.
  */
 export const storeInboundMessages: WebhookHandler = async (client, change, batch) => {
   const messages = ((change.value as { messages?: RawInbound[] } | undefined)?.messages ?? []).filter(

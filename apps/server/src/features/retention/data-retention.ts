@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
-import { freshenCounts } from '../broadcasts/broadcast-counts';
+import { freshenCounts } from '../broadcasts/index';
 
 /** pg-boss queue of the daily retention run (its queue is made at migrate time: jobs/job-schema.ts). */
 export const RETENTION_QUEUE = 'data-retention';
@@ -59,6 +59,8 @@ async function repeatUntilShort(batchRows: number, batch: () => Promise<number>)
  */
 async function removeMessages(pool: Pool, account: { id: number; cutoff: Date }, limit: number) {
   return withTransaction(pool, async (client) => {
+    // Read by the trigger function broadcast_messages_dashboard_delete() (migration 020), which then leaves
+    // dashboard_hours alone: the hourly figures must outlive the rows retention removes (decision 041).
     await client.query(`set local herald.keep_dashboard_figures = 'on'`);
     const { rows } = await client.query<{ removed: number }>(
       `with doomed as (

@@ -1,6 +1,6 @@
 import type { AccountSettingsResponse, AccountSettingsUpdate } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 import { readAccountSettings, saveAccountSettings } from './settings-repo';
 
 /** Settings saved per business account: read and saved only within the caller's account. */

@@ -1,4 +1,4 @@
-import type { WebhookHandler } from '../webhooks/webhook-processor';
+import type { WebhookHandler } from '../webhooks/index';
 
 interface StatusUpdate {
   event?: string;

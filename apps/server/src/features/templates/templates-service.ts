@@ -13,8 +13,8 @@ import { uniqueViolation, withTransaction } from '../../db/transaction';
 import { GraphApiError, type GraphClient } from '../../graph/graph-client';
 import { HttpError } from '../../http-error';
 import type { SecretBox } from '../../security/secret-box';
-import type { OwnedWaba } from '../accounts/accounts-repo';
-import { readAccountSettings } from '../settings/settings-repo';
+import type { OwnedWaba } from '../../owned-waba';
+import { readAccountSettings } from '../settings/index';
 import { mediaHeaderFormat, toMetaTemplate } from './meta-template';
 import {
   deleteTemplate,

@@ -8,7 +8,7 @@ import type { Pool } from '../../db/pool';
 import { GraphApiError, type GraphClient } from '../../graph/graph-client';
 import { HttpError } from '../../http-error';
 import type { SecretBox } from '../../security/secret-box';
-import type { OwnedWaba } from '../accounts/accounts-repo';
+import type { OwnedWaba } from '../../owned-waba';
 
 /**
  * 'Refresh from Meta' on the templates list (decision 038): review webhooks are the normal path, but one can

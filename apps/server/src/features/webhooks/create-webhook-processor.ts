@@ -1,10 +1,9 @@
 import type { Pool } from '../../db/pool';
-import { applyMessageStatuses } from '../broadcasts/message-status-webhooks';
-import { collectTemplatePause } from '../broadcasts/template-pause';
-import { applyOptOuts } from '../contacts/opt-out-webhooks';
-import { storeInboundMessages } from '../replies/inbound-webhooks';
-import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/number-webhooks';
-import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/template-webhooks';
+import { applyMessageStatuses, collectTemplatePause } from '../broadcasts/index';
+import { applyOptOuts } from '../contacts/index';
+import { storeInboundMessages } from '../replies/index';
+import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/index';
+import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/index';
 import { WebhookProcessor } from './webhook-processor';
 
 /**

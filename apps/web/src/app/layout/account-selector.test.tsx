@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { renderWithStore } from '../../test/render-with-store';
-import type { WabaAccount } from '../../features/accounts/waba-slice';
+import type { WabaAccount } from '../../lib/waba-slice';
 import { AccountSelector } from './account-selector';
 
 const shop: WabaAccount = { waba_id: '111', details: [{ display_name: 'Acme Shop' }] };

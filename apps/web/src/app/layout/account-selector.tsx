@@ -1,6 +1,6 @@
 import { useContext } from 'react';
 import type { ChangeEvent } from 'react';
-import { selectWabaAccount, wabaAccountLabel } from '../../features/accounts/waba-slice';
+import { selectWabaAccount, wabaAccountLabel } from '../../lib/waba-slice';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { PersistorContext } from '../../lib/persistor-context';
 

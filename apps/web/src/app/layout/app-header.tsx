@@ -1,10 +1,10 @@
 import { useContext } from 'react';
 import type { RefObject } from 'react';
 import { useNavigate } from 'react-router';
-import { logout } from '../../features/auth/auth-slice';
+import { logout } from '../../lib/auth-slice';
 import { useLogoutMutation } from '../../features/auth/api';
 import { api } from '../../lib/api';
-import { clearWabaAccounts } from '../../features/accounts/waba-slice';
+import { clearWabaAccounts } from '../../lib/waba-slice';
 import { LogoutIcon, MenuIcon } from '../../components/icons';
 import { useAppDispatch } from '../../lib/store-hooks';
 import { PersistorContext } from '../../lib/persistor-context';

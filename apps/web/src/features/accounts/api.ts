@@ -1,6 +1,6 @@
 import type { ConnectAccountRequest } from '@herald/contracts';
-import type { WabaAccount } from './waba-slice';
-import { setWabaAccounts } from './waba-slice';
+import type { WabaAccount } from '../../lib/waba-slice';
+import { setWabaAccounts } from '../../lib/waba-slice';
 import { api } from '../../lib/api';
 
 /** The account list and "Connect New Account". */

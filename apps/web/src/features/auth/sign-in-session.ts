@@ -1,8 +1,8 @@
 import type { LoginResponse } from '@herald/contracts';
 import { api } from '../../lib/api';
 import type { AppDispatch, RootState } from '../../lib/store';
-import { clearWabaAccounts, setWabaAccounts } from '../accounts/waba-slice';
-import { setCredentials } from './auth-slice';
+import { clearWabaAccounts, setWabaAccounts } from '../../lib/waba-slice';
+import { setCredentials } from '../../lib/auth-slice';
 
 /** The store a session is saved into: the app's, or a test's. */
 export type SessionStore = { dispatch: AppDispatch; getState: () => RootState };

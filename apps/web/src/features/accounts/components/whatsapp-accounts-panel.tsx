@@ -13,7 +13,7 @@ import {
   connectFailedMessage,
 } from '../connect-messages';
 import { metaBusinessUrl } from '../meta-business-url';
-import type { WabaAccount } from '../waba-slice';
+import type { WabaAccount } from '../../../lib/waba-slice';
 
 /**
  * Settings › WhatsApp Accounts: the stored account list, refreshed from the server on open

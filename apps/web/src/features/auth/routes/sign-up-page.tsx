@@ -11,10 +11,10 @@ import { useAppDispatch } from '../../../lib/store-hooks';
 import { EmbeddedSignupError } from '../../../lib/embedded-signup';
 import { serverMessage } from '../../../lib/server-message';
 import { useEmbeddedSignup } from '../../../lib/use-embedded-signup';
-import { clearWabaAccounts } from '../../accounts/waba-slice';
+import { clearWabaAccounts } from '../../../lib/waba-slice';
 import { useSignupMutation } from '../api';
 import { emailError, passwordError, pinError } from '../credential-rules';
-import { logout } from '../auth-slice';
+import { logout } from '../../../lib/auth-slice';
 import {
   MISSING_INFORMATION_MESSAGE,
   SIGNUP_FAILED_MESSAGE,

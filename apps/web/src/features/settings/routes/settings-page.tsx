@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useHorizontalOverflow } from '../../../lib/use-horizontal-overflow';
 import { useSelectedAccountSettings } from '../../../lib/account-settings-api';
 import { errorText } from '../../../lib/error-text';
-import { WhatsAppAccountsPanel } from '../../accounts/components/whatsapp-accounts-panel';
+import { WhatsAppAccountsPanel } from '../../accounts/index';
 import { CustomerSettingsPanel } from '../components/customer-settings-panel';
 import { MessageSettingsPanel } from '../components/message-settings-panel';
 import { OtherSettingsPanel } from '../components/other-settings-panel';

@@ -1,5 +1,16 @@
 import type { PoolClient } from 'pg';
-import type { NewInbound } from './inbound-webhooks';
+
+/** A stored inbound message the batch's end links to the broadcast message it answers (below). */
+export interface NewInbound {
+  id: number;
+  accountId: number;
+  /** The address broadcasts reach the sender at: their contact's (number, or BSUID for a username-only one). */
+  number: string;
+  sentAt: Date;
+  /** The wamid it answers: context.id, or the message a reaction is on. */
+  contextWamid: string | null;
+  press: boolean;
+}
 
 /**
  * How far a reply's timestamp (WhatsApp's, whole seconds) may be before Herald's acceptance time of the message

@@ -1,0 +1,11 @@
+// What other features use of the pricing feature (decision 071: features meet only through index.ts).
+export { MARKETS, marketOfNumber } from './markets';
+export {
+  DEFAULT_RATE_CARD_FILE,
+  loadRateCard,
+  RATE_CATEGORIES,
+  rateCategory,
+  rateOn,
+  type RateCard,
+  type RateCategory,
+} from './rate-card';

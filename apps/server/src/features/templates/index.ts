@@ -1,0 +1,2 @@
+// What other features use of the templates feature (decision 071: features meet only through index.ts).
+export { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from './template-webhooks';

@@ -1,0 +1,4 @@
+// What other features use of the webhooks feature: the shapes their handlers take (decision 071: features meet
+// only through index.ts). The processor with every handler (create-webhook-processor.ts) is the app's to build.
+export type { InboundMessage, MessageStatus, MessagesValue } from './messages-value';
+export type { WebhookBatch, WebhookChange, WebhookHandler } from './webhook-processor';
