@@ -374,6 +374,20 @@ CREATE TABLE sender_leases (
     CONSTRAINT sender_leases_phone_number_id_fkey FOREIGN KEY (phone_number_id) REFERENCES phone_numbers(id) ON DELETE CASCADE
 );
 
+CREATE TABLE status_repairs (
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    waba_account_id bigint NOT NULL,
+    broadcast_message_id bigint NOT NULL,
+    broadcast_id bigint NOT NULL,
+    wamid text,
+    webhook_event_id bigint NOT NULL,
+    state_before text NOT NULL,
+    status text NOT NULL,
+    repaired_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT status_repairs_pkey PRIMARY KEY (waba_account_id, id),
+    CONSTRAINT status_repairs_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
+);
+
 CREATE TABLE tags (
     id bigint GENERATED ALWAYS AS IDENTITY,
     waba_account_id bigint NOT NULL,

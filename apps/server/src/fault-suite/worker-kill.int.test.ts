@@ -31,15 +31,21 @@ afterAll(() => scene?.t.close());
 // How long before a kill a request on the wire may have been marked: a mark's time is its transaction's start,
 // and under a loaded suite the commit and the socket write take a few tens of milliseconds.
 const IN_FLIGHT_MS = 500;
+const KILL_LANDS_MS = 100;
 
-/** For each recipient, how long before the next kill its row was marked requested (ms; Infinity: no kill). */
+/**
+ * For each recipient, how long before a kill its row was marked requested (ms; Infinity: no kill near it). A
+ * kill's time is taken just before the signal, so a mark up to KILL_LANDS_MS after it still belongs to it.
+ */
 async function markToKillGaps(broadcastId: number, numbers: string[], killedAt: number[]): Promise<number[]> {
   const { rows } = await scene.t.db.pool.query<{ at: number }>(
     `select (extract(epoch from requested_at) * 1000)::float8 as at from broadcast_messages
       where broadcast_id = $1 and state = 'unknown' and whatsapp_number = any($2)`,
     [broadcastId, numbers.map((number) => `+${number}`)],
   );
-  return rows.map(({ at }) => Math.round(Math.min(...killedAt.map((k) => (k >= at ? k - at : Infinity)))));
+  return rows.map(({ at }) =>
+    Math.round(Math.min(...killedAt.map((k) => (k >= at - KILL_LANDS_MS ? k - at : Infinity)))),
+  );
 }
 
 const handed = async () =>

@@ -65,6 +65,8 @@ export class RequestMarks {
   }
 }
 
+// The mark's time is when its rows were locked and written (clock_timestamp), not when its statement began
+// (now()): a mark that waited for a lock is still written just before its requests.
 async function markRequested(
   pool: Pool,
   { phoneId, accountId, holder }: { phoneId: number; accountId: number; holder: string },
@@ -74,7 +76,7 @@ async function markRequested(
     `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
      x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
      ${LOCKED}
-     update broadcast_messages m set requested_at = now() where ${inLocked('$4', 'sending')}
+     update broadcast_messages m set requested_at = clock_timestamp() where ${inLocked('$4', 'sending')}
      returning m.id::int`,
     [ids, phoneId, holder, accountId],
   );

@@ -127,6 +127,25 @@ export async function findAllRowsBehind(db: Db): Promise<RowBehind[]> {
   }
 }
 
+/** The sweep's audit (status_repairs): what it moved, kept after the worker that moved it has gone. */
+async function recordRepairs(client: Db, rows: RowBehind[]): Promise<void> {
+  if (rows.length === 0) return;
+  await client.query(
+    `insert into status_repairs
+       (waba_account_id, broadcast_message_id, broadcast_id, wamid, webhook_event_id, state_before, status)
+     select * from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::text[])`,
+    [
+      rows.map((row) => row.accountId),
+      rows.map((row) => row.id),
+      rows.map((row) => row.broadcastId),
+      rows.map((row) => row.wamid ?? row.status.wamid ?? null),
+      rows.map((row) => row.eventId),
+      rows.map((row) => row.state),
+      rows.map((row) => row.status.status),
+    ],
+  );
+}
+
 export interface RepairPass {
   /** Where the next pass starts. */
   lastEventId: number;
@@ -162,6 +181,7 @@ export async function repairStatusPass(
     const still = new Set((await rowsBehind(client, statuses)).map((row) => row.id));
     const moved = new Map<number, RowBehind>();
     for (const row of found) if (!still.has(row.id) && !moved.has(row.id)) moved.set(row.id, row);
+    await recordRepairs(client, [...moved.values()]);
     return [...moved.values()];
   });
   for (const row of repaired) {
