@@ -7,8 +7,8 @@ import { freshBroadcastRow } from '../features/broadcasts/broadcast-test-helpers
 // worker-crash.int.test.ts kills it 5 times in 5,000 recipients; this one makes 20 kills in 12,000 recipients
 // to stay within the suite's budget, and bench/faults.bench.ts runs this same file with 20,000
 // (FAULT_RECIPIENTS, FAULT_KILLS). Nobody may be messaged twice (the sandbox's log), every recipient must end in
-// a final state (MESSAGE_OUTCOME_TIMEOUT_SECONDS 5: an unconfirmed send ends 'unknown'), and only requests on
-// their way when a kill struck end 'unknown' without a send.
+// a final state (MESSAGE_OUTCOME_TIMEOUT_SECONDS 5: an unconfirmed send ends 'unknown'), and only rows marked
+// the instant a kill struck end 'unknown' without a send.
 const RECIPIENTS = Number(process.env.FAULT_RECIPIENTS ?? 12_000);
 const KILLS = Number(process.env.FAULT_KILLS ?? 20);
 // Slow enough that the 20 kills all land before the last recipient is sent. Herald paces the number at its
@@ -111,10 +111,10 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
     expect(reached + (states.unknown ?? 0)).toBeGreaterThanOrEqual(log.unique_recipients);
     expect(kills).toBe(KILLS);
     // A killed worker's claimed rows that it never requested go back to the queue and are sent once later:
-    // a row is marked requested only once its request has a socket, just before it leaves (decision 070). So
-    // every recipient left 'unknown' had a request on its way when a kill struck: either the sandbox logged it
-    // (its answer was lost with the worker), or its bytes were in flight and the killed socket's reset
-    // discarded them before the sandbox read them: those were marked moments before a kill, never earlier.
+    // a row is marked requested once its request waits on a connected socket, which writes it the moment the
+    // mark is known (decision 070). So a recipient left 'unknown' had its request written (the sandbox logged
+    // it; the answer was lost with the worker), or was in the one mark statement whose commit the dying worker
+    // had not yet heard of: marked moments before a kill, never earlier.
     const neverRequested = await scene.unknownNeverRequested(broadcastId);
     const markedBeforeKill = await markToKillGaps(broadcastId, neverRequested, killedAt);
     const notSent = (states.unknown ?? 0) - (log.unique_recipients - reached);

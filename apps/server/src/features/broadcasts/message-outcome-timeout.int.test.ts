@@ -4,7 +4,7 @@ import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { BroadcastEngine } from './broadcast-engine';
-import { MessageSender, type Reservation, type SendOutcome } from './message-sender';
+import { MessageSender, type OpenedRequest } from './message-sender';
 import { freshBroadcastRow } from './broadcast-test-helpers';
 
 /**
@@ -26,16 +26,14 @@ let sender: MessageSender;
 
 /** The real sender, except that the requests to LOST recipients end without an answer (and never reach Meta). */
 class LosingSender extends MessageSender {
-  override async reserve(): Promise<Reservation> {
-    const turn = await super.reserve();
+  override async open(token: string, phoneNumberId: string, body: { to?: string }): Promise<OpenedRequest> {
+    const opened = await super.open(token, phoneNumberId, body);
+    if (!body.to || !LOST.has(body.to) || 'notSent' in opened) return opened;
     return {
-      release: turn.release,
-      send(token: string, phoneNumberId: string, body: { to?: string }): Promise<SendOutcome> {
-        if (body.to && LOST.has(body.to)) {
-          turn.release();
-          return Promise.resolve({ kind: 'unconfirmed', title: 'No answer: ECONNRESET' });
-        }
-        return turn.send(token, phoneNumberId, body);
+      abandon: opened.abandon,
+      send() {
+        opened.abandon();
+        return Promise.resolve({ kind: 'unconfirmed', title: 'No answer: ECONNRESET' });
       },
     };
   }

@@ -25,11 +25,11 @@ export const TEMPLATE_DISABLED = 132016;
 // Template pacing's answers: Meta took the message but holds it; it is sent or dropped later.
 const HELD_STATUSES = new Set(['held_for_quality_assessment', 'paused']);
 
-/** One request's turn on a socket: `send` uses it (once); `release` gives it back unused. */
-export interface Reservation {
-  send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome>;
-  release(): void;
-}
+/**
+ * A request connected and ready, nothing of it written: `send` writes it at once and answers Meta's answer;
+ * `abandon` closes it unsent. Or, when no connection could be made, the outcome of a request never sent.
+ */
+export type OpenedRequest = { send(): Promise<SendOutcome>; abandon(): void } | { notSent: SendOutcome };
 
 /**
  * `POST /{phone-number-id}/messages` over a keep-alive agent (node:http, which sustains far more requests per
@@ -51,76 +51,87 @@ export class MessageSender {
   }
 
   /**
-   * A socket's turn for one request: resolves when fewer than `maxSockets` requests are out, so the request
-   * sent with it leaves Herald at once instead of waiting in the agent's queue. The sender marks a row
-   * requested only once it holds a turn (request-marks.ts): a row marked is a request on the wire.
+   * Opens one request without sending it: waits for a socket's turn (fewer than `maxSockets` requests out, so
+   * nothing waits in the agent's queue), connects, and holds the request there, headers and body ready and
+   * nothing written. The sender marks the row requested meanwhile (request-marks.ts) and sends the moment the
+   * mark is written: `send` writes the whole request to the connected socket in that very call, so a row marked
+   * is a request on the wire, not one still waiting for a connection. A connection that cannot be made answers
+   * its outcome at once (`notSent`: provably not accepted, to retry), and nothing needs marking.
    */
-  async reserve(): Promise<Reservation> {
+  async open(token: string, phoneNumberId: string, body: object): Promise<OpenedRequest> {
     if (this.inFlight >= this.maxSockets) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
-    let used = false;
+    let done = false;
     const release = () => {
-      if (used) return;
-      used = true;
+      if (done) return;
+      done = true;
       this.inFlight -= 1;
       this.waiting.shift()?.();
     };
-    return {
-      send: (token, phoneNumberId, body) => this.post(token, phoneNumberId, body).finally(release),
-      release,
-    };
-  }
-
-  async send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
-    return (await this.reserve()).send(token, phoneNumberId, body);
-  }
-
-  private post(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
     const payload = Buffer.from(JSON.stringify(body));
     const url = new URL(`${this.baseUrl}/${this.version}/${phoneNumberId}/messages`);
-    return new Promise((resolve) => {
-      let written = false;
-      const request = this.transport.request(
-        url,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': 'application/json',
-            'content-length': payload.length,
-          },
-          timeout: 30_000,
+    let written = false;
+    let settle: (outcome: SendOutcome) => void = () => undefined;
+    const answer = new Promise<SendOutcome>((resolve) => (settle = resolve)).finally(release);
+    const request = this.transport.request(
+      url,
+      {
+        method: 'POST',
+        agent: this.agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': payload.length,
         },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve(classify(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))),
-          );
-          response.on('error', () => resolve({ kind: 'unconfirmed', title: 'The answer was cut off' }));
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error('timeout')));
+        timeout: 30_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          settle(classify(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))),
+        );
+        response.on('error', () => settle({ kind: 'unconfirmed', title: 'The answer was cut off' }));
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    const connected = new Promise<boolean>((ready) => {
       request.on('error', (error: NodeJS.ErrnoException) => {
+        ready(false);
         // Refused before anything was sent: provably not accepted, so it is safe to retry.
         if (!written || error.code === 'ECONNREFUSED') {
-          resolve({
+          settle({
             kind: 'retry',
             code: 0,
             title: `Cloud API unreachable: ${error.code ?? error.message}`,
             unanswered: true,
           });
         } else {
-          resolve({ kind: 'unconfirmed', title: `No answer: ${error.code ?? error.message}` });
+          settle({ kind: 'unconfirmed', title: `No answer: ${error.code ?? error.message}` });
         }
       });
       request.on('socket', (socket) => {
-        if (!socket.connecting) written = true;
-        else socket.once('connect', () => (written = true));
+        if (!socket.connecting) ready(true);
+        else socket.once('connect', () => ready(true));
       });
-      request.end(payload);
     });
+    if (!(await connected)) return { notSent: await answer };
+    return {
+      send: () => {
+        written = true;
+        request.end(payload);
+        return answer;
+      },
+      abandon: () => {
+        request.destroy();
+        release();
+      },
+    };
+  }
+
+  async send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
+    const opened = await this.open(token, phoneNumberId, body);
+    return 'notSent' in opened ? opened.notSent : opened.send();
   }
 
   /**
