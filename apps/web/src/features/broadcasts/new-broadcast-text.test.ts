@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { BroadcastAudience } from '@herald/contracts';
+import { INITIAL_BROADCAST_FORM } from './broadcast-form';
+import { formatDateTime } from './format';
+import {
+  retargetFromText,
+  retargetLineText,
+  summaryRecipients,
+  summarySendingTime,
+} from './new-broadcast-text';
+
+const notRead: BroadcastAudience = {
+  kind: 'broadcast_recipients',
+  broadcast_id: 3,
+  filter: { outcome: 'not_read' },
+};
+const count = { selected: 10, sampled: 5, audience: 10 };
+
+describe('the retarget lines', () => {
+  it('name the earlier broadcast only once its report has answered', () => {
+    expect(retargetFromText(notRead, undefined)).toBeNull();
+    expect(retargetFromText(null, 'Spring Sale')).toBeNull();
+    const from = retargetFromText(notRead, 'Spring Sale');
+    expect(from).toBe('from broadcast "Spring Sale" (Not read)');
+    expect(retargetLineText(notRead, false, '12', null)).toBe(
+      'Loading the earlier broadcast’s recipients...',
+    );
+    expect(retargetLineText(notRead, false, '12', from)).toBe(
+      'Recipients: 12 from broadcast "Spring Sale" (Not read)',
+    );
+    expect(retargetLineText(notRead, true, '12', null)).toBe(
+      'The broadcast these recipients come from was not found in this account.',
+    );
+    expect(retargetLineText(null, false, '12', null)).toBe('');
+  });
+});
+
+describe('the Summary', () => {
+  it('counts an earlier broadcast’s recipients as the server does, without a dangling space while it loads', () => {
+    const retargeted = { ...INITIAL_BROADCAST_FORM, retarget: notRead };
+    expect(summaryRecipients(retargeted, count, 'Counting…', null)).toBe('Counting…');
+    expect(summaryRecipients(retargeted, count, '12', 'from broadcast "A" (Not read)')).toBe(
+      '12 from broadcast "A" (Not read)',
+    );
+  });
+
+  it('says tag or tags as many are chosen', () => {
+    const tagged = { ...INITIAL_BROADCAST_FORM, tagIds: [7], percentage: 50 };
+    expect(summaryRecipients(tagged, count, '', null)).toBe('1 tag, 50% (5)');
+    expect(summaryRecipients({ ...tagged, tagIds: [7, 8] }, count, '', null)).toBe('2 tags, 50% (5)');
+    expect(summaryRecipients({ ...tagged, mode: 'all' }, count, '', null)).toBe('All Contacts, 50% (5)');
+  });
+
+  it('gives the scheduled time once one is picked', () => {
+    const at = new Date(2026, 10, 26, 9, 0);
+    expect(summarySendingTime({ scheduled: false, scheduledAt: at })).toBe('Immediately');
+    expect(summarySendingTime({ scheduled: true, scheduledAt: null })).toBe('Not selected');
+    expect(summarySendingTime({ scheduled: true, scheduledAt: at })).toBe(formatDateTime(at));
+  });
+});
