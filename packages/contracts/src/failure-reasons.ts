@@ -1,3 +1,5 @@
+import { LIMITED_RETRY_HOURS, META_ERROR } from './meta-outcomes';
+
 /**
  * Why messages did not arrive, in plain words, for the delivery report's failure groups. Meta's codes are
  * those its Cloud API documentation lists; Herald's own reasons have no code and are told apart by their
@@ -18,99 +20,102 @@ const reason = (title: string, explanation: string, action: string): FailureReas
   action,
 });
 
-/** Meta's error codes a broadcast meets, each explained once here (the server and the web both read it). */
+/**
+ * Meta's error codes a broadcast meets, each explained once here (the server and the web both read it), keyed
+ * by the codes meta-outcomes.ts names, which also say what each means for the message.
+ */
 export const META_FAILURE_REASONS: Readonly<Record<number, FailureReasonText>> = {
-  131049: reason(
+  [META_ERROR.marketingLimit]: reason(
     'Limited by WhatsApp',
     'WhatsApp did not deliver this marketing message to keep the number from getting too many (its per-user marketing limit). Marketing templates are not delivered to +1 (US) numbers at all.',
-    'Nothing is wrong with your template. Herald tries again no sooner than 24 hours later; leave out US numbers from marketing broadcasts.',
+    `Nothing is wrong with your template. Herald tries again no sooner than ${LIMITED_RETRY_HOURS} hours later; leave out US numbers from marketing broadcasts.`,
   ),
-  131026: reason(
+  [META_ERROR.notOnWhatsApp]: reason(
     'Not on WhatsApp',
     'The number cannot receive WhatsApp messages: it is not on WhatsApp, has not accepted the latest terms, or uses an old version of the app.',
     'Check the number with the contact, or reach them another way. Herald does not try again.',
   ),
-  131050: reason(
+  [META_ERROR.stoppedMarketing]: reason(
     'Stopped marketing messages',
     'The contact chose to stop receiving marketing messages from your business.',
     'Herald marks the contact opted out; do not send them marketing messages.',
   ),
-  131047: reason(
+  [META_ERROR.outsideWindow]: reason(
     'Outside the 24-hour window',
     'More than 24 hours have passed since the contact last wrote to you, so only a template message may be sent.',
     'Send an approved template instead of a free-form message.',
   ),
-  131048: reason(
+  [META_ERROR.spamRateLimit]: reason(
     'Spam rate limit',
     'WhatsApp restricted how many messages this number may send, because earlier messages were blocked or reported as spam, or the messaging limit was reached.',
     'Send to fewer people for a while and make sure recipients want your messages.',
   ),
-  131056: reason(
+  [META_ERROR.pairRate]: reason(
     'Too many messages to one person',
     'Too many messages went from this number to the same person in a short time (the pair rate limit).',
     'Wait before messaging the same person again; Herald already retried with pauses.',
   ),
-  130429: reason(
+  [META_ERROR.throughput]: reason(
     'Throughput exceeded',
     'The number sent more messages per second than WhatsApp allows for it.',
     'Herald slows down and retries by itself; if it keeps happening, send fewer broadcasts at once.',
   ),
-  132000: reason(
+  [META_ERROR.parameterCount]: reason(
     'Wrong number of variables',
     'The message had a different number of variables than the template expects.',
     'Check the template’s variables and their values, then send again.',
   ),
-  132001: reason(
+  [META_ERROR.templateNotFound]: reason(
     'Template not found',
     'WhatsApp has no approved template with this name in this language.',
     'Check that the template is approved in this language, then send again.',
   ),
-  132005: reason(
+  [META_ERROR.textTooLong]: reason(
     'Message too long',
     'With the variables filled in, the message is longer than WhatsApp allows.',
     'Use shorter values for the variables or shorten the template.',
   ),
-  132007: reason(
+  [META_ERROR.formatPolicy]: reason(
     'Against WhatsApp’s content rules',
     'The filled-in message breaks WhatsApp’s format or content policy.',
     'Check the values put into the variables and the template’s wording.',
   ),
-  132012: reason(
+  [META_ERROR.parameterFormat]: reason(
     'Variable in the wrong format',
     'A variable’s value was not in the format the template expects (for example text where media was expected).',
     'Check the template’s variables and what each is bound to.',
   ),
-  132015: reason(
+  [META_ERROR.templatePaused]: reason(
     'Template paused',
     'WhatsApp paused the template because people reacted badly to it (low quality). Held messages were dropped.',
     'Improve the template or wait until WhatsApp lifts the pause, then resume the broadcast.',
   ),
-  132016: reason(
+  [META_ERROR.templateDisabled]: reason(
     'Template disabled',
     'WhatsApp disabled the template for good after pausing it repeatedly for low quality.',
     'Create a new, improved template and send a new broadcast with it.',
   ),
-  132018: reason(
+  [META_ERROR.parameterValue]: reason(
     'Problem with a variable’s value',
     'WhatsApp refused a variable’s value, for example one with line breaks, tabs, more than four spaces in a row, or too long.',
     'Check the contact values bound to the template’s variables.',
   ),
-  131000: reason(
+  [META_ERROR.somethingWentWrong]: reason(
     'Something went wrong at WhatsApp',
     'WhatsApp had an internal error and did not send the message, even after Herald retried.',
     'Try again later; if it persists, check WhatsApp’s status page.',
   ),
-  190: reason(
+  [META_ERROR.accessTokenExpired]: reason(
     'Access expired',
     'The access token Herald uses for this business is no longer valid.',
     'Connect the WhatsApp account again from Settings, then send again.',
   ),
-  368: reason(
+  [META_ERROR.policyBlocked]: reason(
     'Blocked for policy violations',
     'WhatsApp temporarily blocked this account from sending because of policy violations.',
     'Check your account’s status in WhatsApp Manager and appeal if you think it is wrong.',
   ),
-  100: reason(
+  [META_ERROR.invalidParameter]: reason(
     'Invalid request',
     'WhatsApp refused a value in the request as invalid.',
     'Check the template and the contact’s values; if it persists, contact support with the error.',

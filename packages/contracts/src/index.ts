@@ -9,6 +9,7 @@ export * from './us-numbers';
 export * from './templates';
 export * from './broadcasts';
 export * from './safe-text';
+export * from './meta-outcomes';
 export * from './failure-reasons';
 export * from './dashboard';
 export * from './settings';

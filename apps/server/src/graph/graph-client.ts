@@ -1,7 +1,4 @@
-/** Meta's error envelope, as the Graph API (and the sandbox) send it. */
-interface GraphErrorBody {
-  error?: { message?: string; type?: string; code?: number; error_subcode?: number; fbtrace_id?: string };
-}
+import { graphErrorOf, graphFetch, parseGraphJson, type GraphBody } from './graph-http';
 
 /** A failed Cloud API call: Meta's code and message when it answered, code 0 when it could not be reached. */
 export class GraphApiError extends Error {
@@ -202,35 +199,23 @@ export class GraphClient {
     method: string,
     path: string,
     token?: string,
-    body?: unknown,
+    body?: GraphBody,
     extraHeaders: Record<string, string> = {},
   ): Promise<T> {
-    const url = `${this.options.baseUrl}/${this.options.version}${path}`;
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined && !Buffer.isBuffer(body)) headers['content-type'] = 'application/json';
-    Object.assign(headers, extraHeaders);
     let response: Response;
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body:
-          body === undefined
-            ? undefined
-            : Buffer.isBuffer(body)
-              ? new Uint8Array(body)
-              : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+      response = await graphFetch(this.options, method, path, {
+        token,
+        body,
+        headers: extraHeaders,
+        timeoutMs: this.options.timeoutMs ?? 60_000,
       });
     } catch (error) {
       throw new GraphApiError(`The Cloud API could not be reached: ${(error as Error).message}`, 0, 0);
     }
     const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : {};
-    } catch {
+    const parsed = text ? parseGraphJson(text) : {};
+    if (parsed === undefined) {
       throw new GraphApiError(
         `The Cloud API answered ${response.status} with a body that is not JSON`,
         response.status,
@@ -238,7 +223,7 @@ export class GraphClient {
       );
     }
     if (!response.ok) {
-      const error = (parsed as GraphErrorBody).error;
+      const error = graphErrorOf(parsed);
       throw new GraphApiError(
         error?.message ?? `The Cloud API answered ${response.status}`,
         response.status,

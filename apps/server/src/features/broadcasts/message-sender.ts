@@ -1,5 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
+import { metaRetryDelayMs, outcomeOfMetaError } from '@herald/contracts';
+import {
+  graphErrorOf,
+  graphFetch,
+  graphHeaders,
+  graphUrl,
+  parseGraphJson,
+  type GraphEndpoint,
+} from '../../graph/graph-http';
 
 export type SendOutcome =
   | { kind: 'accepted'; wamid: string }
@@ -8,20 +17,13 @@ export type SendOutcome =
   /** `unanswered`: WhatsApp's servers did not answer it (5xx or unreachable), as opposed to "not now" (130429). */
   | { kind: 'retry'; code: number; title: string; minDelayMs?: number; unanswered?: true }
   | { kind: 'failed'; code: number; title: string }
-  /** 131049 (per-user marketing limit) or 131026 (not on WhatsApp): outcomes of their own, not failures. */
+  /** The per-user marketing limit (131049) or not on WhatsApp (131026): outcomes of their own, not failures. */
   | { kind: 'limited' | 'not_on_whatsapp'; code: number; title: string }
-  /** 132015/132016: the template is paused or disabled; nothing was sent, the broadcast pauses (decision 029). */
+  /** The template is paused or disabled (132015/132016); nothing was sent, the broadcast pauses (decision 029). */
   | { kind: 'template_paused'; code: number; title: string; details: string | null }
   /** The request may have reached Meta: never resend blindly; a status webhook settles it. */
   | { kind: 'unconfirmed'; title: string };
 
-// Meta's codes that mean "not now" rather than "never" (its error-code reference).
-const RETRY_CODES = new Set([130429, 131056, 131000, 131016, 4, 80007, 2]);
-const PAIR_RATE = 131056;
-export const MARKETING_LIMIT = 131049;
-export const NOT_ON_WHATSAPP = 131026;
-export const TEMPLATE_PAUSED = 132015;
-export const TEMPLATE_DISABLED = 132016;
 // Template pacing's answers: Meta took the message but holds it; it is sent or dropped later.
 const HELD_STATUSES = new Set(['held_for_quality_assessment', 'paused']);
 
@@ -33,19 +35,23 @@ export type OpenedRequest = { send(): Promise<SendOutcome>; abandon(): void } | 
 
 /**
  * `POST /{phone-number-id}/messages` over a keep-alive agent (node:http, which sustains far more requests per
- * second than fetch here). Classifies every answer: accepted, retry later, failed for good, or unconfirmed.
+ * second than fetch here, and lets `open` connect a request and write it later). Its URL, headers and Meta's
+ * error body come from graph-http.ts, as GraphClient's do. Classifies every answer: accepted, retry later,
+ * failed for good, or unconfirmed.
  */
 export class MessageSender {
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
+  private readonly endpoint: GraphEndpoint;
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(
-    private readonly baseUrl: string,
-    private readonly version: string,
+    baseUrl: string,
+    version: string,
     private readonly maxSockets = 64,
   ) {
+    this.endpoint = { baseUrl, version };
     this.transport = baseUrl.startsWith('https:') ? https : http;
     this.agent = new this.transport.Agent({ keepAlive: true, maxSockets });
   }
@@ -69,7 +75,7 @@ export class MessageSender {
       this.waiting.shift()?.();
     };
     const payload = Buffer.from(JSON.stringify(body));
-    const url = new URL(`${this.baseUrl}/${this.version}/${phoneNumberId}/messages`);
+    const url = new URL(graphUrl(this.endpoint, `/${phoneNumberId}/messages`));
     let written = false;
     let settle: (outcome: SendOutcome) => void = () => undefined;
     const answer = new Promise<SendOutcome>((resolve) => (settle = resolve)).finally(release);
@@ -78,11 +84,7 @@ export class MessageSender {
       {
         method: 'POST',
         agent: this.agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': payload.length,
-        },
+        headers: { ...graphHeaders(token, body), 'content-length': payload.length },
         timeout: 30_000,
       },
       (response) => {
@@ -136,7 +138,7 @@ export class MessageSender {
 
   /**
    * `POST /{phone-number-id}/media` (multipart file, type, messaging_product): the id a message's media
-   * header can name. Once per file and sender, so fetch is fast enough here.
+   * header can name. Once per file and sender, so fetch is fast enough here (graph-http.ts's, as GraphClient's).
    */
   async uploadMedia(
     token: string,
@@ -147,17 +149,21 @@ export class MessageSender {
     form.append('messaging_product', 'whatsapp');
     form.append('type', file.mimeType);
     form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.fileName);
-    const response = await fetch(`${this.baseUrl}/${this.version}/${phoneNumberId}/media`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
+    const response = await graphFetch(this.endpoint, 'POST', `/${phoneNumberId}/media`, {
+      token,
       body: form,
-      signal: AbortSignal.timeout(60_000),
+      timeoutMs: 60_000,
     });
-    const body = (await response.json().catch(() => ({}))) as { id?: string; error?: { message?: string } };
-    if (!response.ok || !body.id) {
-      throw new Error(body.error?.message ?? `Cloud API answered ${response.status} to the media upload`);
+    // An answer that cannot be read, or is not JSON, is one without an id.
+    const parsed = parseGraphJson(await response.text().catch(() => ''));
+    const body = parsed === undefined ? {} : parsed;
+    const id = (body as { id?: string }).id;
+    if (!response.ok || !id) {
+      throw new Error(
+        graphErrorOf(body)?.message ?? `Cloud API answered ${response.status} to the media upload`,
+      );
     }
-    return body.id;
+    return id;
   }
 
   close(): void {
@@ -167,13 +173,9 @@ export class MessageSender {
 
 /** What an answer of `POST /{phone-number-id}/messages` means for the message (exported for its unit test). */
 export function classify(status: number, text: string): SendOutcome {
-  let body: {
-    messages?: Array<{ id?: string; message_status?: string }>;
-    error?: { code?: number; message?: string; error_data?: { details?: string } };
-  } = {};
-  try {
-    body = JSON.parse(text);
-  } catch {
+  const body = parseGraphJson(text) as
+    { messages?: Array<{ id?: string; message_status?: string }> } | undefined;
+  if (body === undefined) {
     return status >= 500
       ? { kind: 'retry', code: status, title: `Cloud API answered ${status}`, unanswered: true }
       : { kind: 'failed', code: status, title: `Cloud API answered ${status}` };
@@ -183,15 +185,18 @@ export function classify(status: number, text: string): SendOutcome {
     const held = HELD_STATUSES.has(body.messages?.[0]?.message_status ?? '');
     return { kind: held ? 'held' : 'accepted', wamid };
   }
-  const code = body.error?.code ?? status;
-  const title = body.error?.message ?? `Cloud API answered ${status}`;
-  if (code === TEMPLATE_PAUSED || code === TEMPLATE_DISABLED) {
-    return { kind: 'template_paused', code, title, details: body.error?.error_data?.details ?? null };
+  const error = graphErrorOf(body);
+  const code = error?.code ?? status;
+  const title = error?.message ?? `Cloud API answered ${status}`;
+  // What the code means is Meta's rule (meta-outcomes.ts in contracts); how the answer came is this client's.
+  const outcome = outcomeOfMetaError(code);
+  if (outcome === 'template_paused') {
+    return { kind: 'template_paused', code, title, details: error?.error_data?.details ?? null };
   }
-  if (code === MARKETING_LIMIT) return { kind: 'limited', code, title };
-  if (code === NOT_ON_WHATSAPP) return { kind: 'not_on_whatsapp', code, title };
-  if (code === PAIR_RATE) return { kind: 'retry', code, title, minDelayMs: 6_000 };
+  if (outcome === 'limited' || outcome === 'not_on_whatsapp') return { kind: outcome, code, title };
+  const minDelayMs = metaRetryDelayMs(code);
+  if (minDelayMs !== undefined) return { kind: 'retry', code, title, minDelayMs };
   if (status >= 500) return { kind: 'retry', code, title, unanswered: true };
-  if (RETRY_CODES.has(code)) return { kind: 'retry', code, title };
+  if (outcome === 'retry') return { kind: 'retry', code, title };
   return { kind: 'failed', code, title };
 }

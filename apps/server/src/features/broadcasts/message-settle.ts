@@ -1,3 +1,4 @@
+import { LIMITED_RETRY_HOURS } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { countSendResults } from '../metrics/index';
 import { pauseForTemplateAnswers, type TemplatePausedResult } from './template-pause';
@@ -17,8 +18,8 @@ export type SendResult =
   /** Never requested (the worker is stopping): back to the queue as it was, the attempt not counted. */
   | { id: number; state: 'released' };
 
-/** How long a message limited by WhatsApp (131049) waits before it may go again: Meta says not at once. */
-export const LIMITED_RETRY_DELAY = `interval '24 hours'`;
+/** How long a message limited by WhatsApp (131049) waits before it may go again, as SQL (contracts' rule). */
+export const LIMITED_RETRY_DELAY = `interval '${LIMITED_RETRY_HOURS} hours'`;
 
 /**
  * Locks the message rows named in `x` (columns `waba_account_id`, `id`) in id order before an update touches

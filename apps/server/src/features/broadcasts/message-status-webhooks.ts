@@ -1,3 +1,4 @@
+import { metaErrorCodes } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { lockMessageRows, type MessageRowKey } from '../../db/message-row-locks';
 import type {
@@ -8,10 +9,17 @@ import type {
   WebhookHandler,
 } from '../webhooks/index';
 import { lockBroadcasts, markCountsStale } from './broadcast-counts';
-import { MARKETING_LIMIT, NOT_ON_WHATSAPP } from './message-sender';
 import { LIMITED_RETRY_DELAY } from './message-settle';
 import { linkLockedReplies, replyTargets, type NewInbound } from './reply-links';
 import { broadcastsToPause, pauseLockedBroadcasts, type TemplatePause } from './template-pause';
+
+/**
+ * The codes of a failure with an outcome of its own, as a SQL list: Meta's rule, read from contracts
+ * (meta-outcomes.ts) like the sender's, never re-typed here. Plain integers, so safe in the statement's text.
+ */
+const codesOf = (outcome: 'limited' | 'not_on_whatsapp') => metaErrorCodes(outcome).map(Number).join(', ');
+const LIMITED_CODES = codesOf('limited');
+const NOT_ON_WHATSAPP_CODES = codesOf('not_on_whatsapp');
 
 /** How far a status takes a message: a status only ever moves a row to a higher rank (decision 022). */
 const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, failed: 10 };
@@ -170,18 +178,18 @@ async function applyStatuses(
      -- 10,000 statuses took seconds).
      locked as materialized (select * from best where id = any($11::bigint[]))
      update broadcast_messages m
-        -- A failure that is not Herald's has its own outcome: 131049 limited (sent again no sooner than a day
-        -- later, limited-retry.ts), 131026 not on WhatsApp (never again).
+        -- A failure that is not Herald's has its own outcome: limited by the marketing limit (sent again no
+        -- sooner than a day later, limited-retry.ts), or not on WhatsApp (never again).
         set state = case when t.status <> 'failed' then t.status
-                         when t.code = ${MARKETING_LIMIT} then 'limited'
-                         when t.code = ${NOT_ON_WHATSAPP} then 'not_on_whatsapp'
+                         when t.code in (${LIMITED_CODES}) then 'limited'
+                         when t.code in (${NOT_ON_WHATSAPP_CODES}) then 'not_on_whatsapp'
                          else 'failed' end,
             wamid = coalesce(m.wamid, t.wamid),
             accepted_at = coalesce(m.accepted_at, now()),
             delivered_at = case when t.status in ('delivered', 'read') then coalesce(m.delivered_at, now()) else m.delivered_at end,
             read_at = case when t.status = 'read' then coalesce(m.read_at, now()) else m.read_at end,
             failed_at = case when t.status = 'failed' then now() else m.failed_at end,
-            next_attempt_at = case when t.status = 'failed' and t.code = ${MARKETING_LIMIT}
+            next_attempt_at = case when t.status = 'failed' and t.code in (${LIMITED_CODES})
                                    then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end,
             -- Only a failure keeps an error: a message WhatsApp sent shows neither an earlier attempt's error (a
             -- refused connection retried) nor an unknown outcome's explanation.

@@ -1,3 +1,4 @@
+import { META_ERROR } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
@@ -5,8 +6,6 @@ import { lockBroadcasts } from './broadcast-counts';
 
 /** NOTIFY'd with a broadcast id when it stops sending, so a sender's batch in flight stops too (send-gate.ts). */
 export const BROADCASTS_HALTED_CHANNEL = 'herald_broadcasts_halted';
-
-const TEMPLATE_DISABLED = 132016;
 
 /** A send Meta refused because the template is paused (132015) or disabled (132016): nothing was sent. */
 export interface TemplatePausedResult {
@@ -94,7 +93,7 @@ export async function pauseForTemplateAnswers(pool: Pool, results: TemplatePause
     );
     const pauses = rows.map((row) => {
       const result = first.get(row.id)!;
-      const verb = result.code === TEMPLATE_DISABLED ? 'disabled' : 'paused';
+      const verb = result.code === META_ERROR.templateDisabled ? 'disabled' : 'paused';
       return { id: row.id, reason: templatePauseReason(verb, row.template_name, result.why) };
     });
     await pauseLockedBroadcasts(client, pauses, ['sending']);
