@@ -4,7 +4,25 @@ import { defineConfig } from 'vitest/config';
 //   unit        – pure logic, no I/O (packages, server)          *.test.ts
 //   web         – React components in jsdom (apps/web/vite.config.ts)
 //   integration – real Postgres and real HTTP listeners           *.int.test.ts
+//                 (two projects: two files at a time, then the process-killing ones alone)
 //   e2e         – real Chromium against `herald start`           e2e/**/*.spec.ts
+const INTEGRATION_FILES = ['packages/*/src/**/*.int.test.ts', 'apps/server/src/**/*.int.test.ts'];
+// Files that kill, restart or time processes and connections: run one at a time after the others, so what they
+// measure (a takeover within a lease, a shutdown's drain) is not the neighbour's load.
+const ALONE_INTEGRATION_FILES = [
+  'apps/server/src/fault-suite/**/*.int.test.ts',
+  'apps/server/src/supervisor/**/*.int.test.ts',
+  'apps/server/src/scale-out/**/*.int.test.ts',
+  'apps/server/src/db/database-restart.int.test.ts',
+  'apps/server/src/features/broadcasts/worker-crash.int.test.ts',
+];
+const INTEGRATION_OPTIONS = {
+  environment: 'node',
+  globalSetup: ['test-support/database-global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const;
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,11 +38,22 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.int.test.ts', 'apps/server/src/**/*.int.test.ts'],
-          environment: 'node',
-          globalSetup: ['test-support/database-global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          include: INTEGRATION_FILES,
+          exclude: [...ALONE_INTEGRATION_FILES, '**/node_modules/**'],
+          ...INTEGRATION_OPTIONS,
+          // Each file has a database and listeners of its own, and most of their time is spent waiting on
+          // Postgres, HTTP and timers, so two at once fit this 2-core machine (vitest's default here is one).
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'integration-alone',
+          include: ALONE_INTEGRATION_FILES,
+          ...INTEGRATION_OPTIONS,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -30,7 +30,7 @@ const runs = [
 const figures: Record<string, { passed: boolean; seconds: number; figures: string | null }> = {};
 for (const run of runs) {
   const started = Date.now();
-  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', run.file], {
+  const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration-alone', run.file], {
     cwd: repoRoot,
     env: { ...process.env, ...run.env },
     encoding: 'utf8',

@@ -9,6 +9,8 @@ import { ensureDependencies, repoRoot } from './ensure-deps.mjs';
 const CHROMIUM = '/usr/bin/chromium';
 const TYPECHECK_PROJECTS = ['packages/contracts', 'packages/cloud-sim', 'apps/server', 'apps/web', '.'];
 const VITEST_SUITES = ['unit', 'web', 'integration', 'e2e'];
+// A suite whose files are split over vitest projects (vitest.config.ts): they run in one vitest call.
+const SUITE_PROJECTS = { integration: ['integration', 'integration-alone'] };
 // The source trees whose module boundaries dependency-cruiser checks (.dependency-cruiser.cjs, decision 071).
 const boundaryRoots = () => [
   'apps/server/src',
@@ -62,8 +64,7 @@ function runVitestSuite(suite, reportDir) {
   console.log(`\n=== ${suite} tests ===`);
   const outcome = run(bin('vitest'), [
     'run',
-    '--project',
-    suite,
+    ...(SUITE_PROJECTS[suite] ?? [suite]).flatMap((project) => ['--project', project]),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
