@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { CONTACT_WRITE_LOCK } from './contacts-repo';
 import { contactsUser, importCsv, multipart } from './contacts-test-helpers';
 
 let t: TestApp;
@@ -150,34 +149,6 @@ describe('POST /recipient/import/', () => {
       [headers['x-waba-id']],
     );
     expect(rows[0]!.n).toBe(30_000);
-  });
-
-  it('makes a contact write in the account wait for a running import, not race it', async () => {
-    const { headers } = await contactsUser(t, 'lock@acme.test');
-    const { rows } = await t.db.pool.query<{ id: string }>(
-      'select id from waba_accounts where waba_id = $1',
-      [headers['x-waba-id']],
-    );
-    const importing = await t.db.pool.connect();
-    await importing.query('begin');
-    await importing.query('select pg_advisory_xact_lock($1, $2)', [CONTACT_WRITE_LOCK, rows[0]!.id]);
-    let answered = false;
-    const create = t.app
-      .inject({
-        method: 'POST',
-        url: '/recipient/create/',
-        headers,
-        payload: { customer_name: 'Waits', whatsapp_number: '+14155550400' },
-      })
-      .then((response) => {
-        answered = true;
-        return response;
-      });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(answered).toBe(false);
-    await importing.query('commit');
-    importing.release();
-    expect((await create).statusCode).toBe(201);
   });
 
   it('removes the tag links of deleted contacts, and the contacts and links of a deleted account', async () => {

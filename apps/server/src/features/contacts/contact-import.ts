@@ -4,19 +4,26 @@ import type { ImportResult, ImportRowError, PhoneCountry } from '@herald/contrac
 import type { PoolClient } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Pool } from '../../db/pool';
-import { adjustContactTotal, ensureTag, lockContactWrites, recordExtraColumns } from './contacts-repo';
+import { uniqueViolation } from '../../db/transaction';
+import {
+  adjustContactTotal,
+  ensureTag,
+  lockImport,
+  lockExistingTag,
+  recordExtraColumns,
+} from './contacts-repo';
 import {
   CONTACT_LINE_COLUMNS,
   contactLine,
   type ImportHeader,
   isBlankRecord,
-  providedColumns,
   readHeader,
   STAGING_COLUMNS,
   validateRow,
 } from './import-rows';
 import { recordImportEvent } from '../dashboard/index';
 import { CopyBuffer } from './copy-buffer';
+import { mergeChunk } from './import-merge';
 import { NumberLineReader, numberKey, NumberSet } from './number-set';
 import { csvMessage, drain, isCsvError, type UploadStream } from './csv-upload';
 import { parseUpload } from './upload-parser';
@@ -50,6 +57,11 @@ const newChunk = (): Chunk => ({
   used: 0,
 });
 
+/** For tests: called after each chunk is written, with the import's transaction open; the import waits for it. */
+export interface ImportHooks {
+  onChunkWritten?: () => Promise<void>;
+}
+
 export type ImportOutcome =
   | { kind: 'done'; result: ImportResult }
   | { kind: 'rejected'; errors: ImportRowError[]; badRows: number }
@@ -64,9 +76,13 @@ export type ImportOutcome =
  * (a NumberSet), so each row is known to be new or not without asking Postgres: new contacts — all of them
  * on a first import — go by `COPY` straight into `contacts` and `contact_tags`, with ids reserved from the
  * sequence; rows for stored numbers, and repeats within the file, go through a staging table and one merge
- * per chunk. Contact writes elsewhere wait for an import into their account (CONTACT_WRITE_LOCK), so the
- * numbers read first stay true. The first bad row stops all writing; parsing goes on only to name every bad
- * row, and the transaction is rolled back. Memory holds at most two chunks, whatever the file's size.
+ * per chunk. The first bad row stops all writing; parsing goes on only to name every bad row, and the
+ * transaction is rolled back. Memory holds at most two chunks, whatever the file's size.
+ *
+ * Edits, STOPs and deletes of the account go on meanwhile (decision 072): an import waits only for another
+ * import. Where they meet, rows settle it: a contact the import has merged stays locked until it commits;
+ * a number some edit brought after the numbers were read makes its chunk's COPY fail on the unique key, and
+ * that chunk is merged instead (ON CONFLICT); an import never writes opted_out_at, so a STOP stays.
  */
 export class ContactImport {
   private client: PoolClient | undefined;
@@ -83,9 +99,13 @@ export class ContactImport {
   constructor(
     private readonly pool: Pool,
     private readonly wabaId: number,
+    private readonly hooks: ImportHooks = {},
   ) {}
 
-  /** A tag known before the file arrives tags each chunk as it is written; one sent after it, at commit. */
+  /**
+   * A tag the account has, known before the file arrives, tags each chunk as it is written; a new tag, or one
+   * sent after the file, tags everything at commit.
+   */
   setTag(name: string): void {
     if (!this.client) this.earlyTag = name;
   }
@@ -189,7 +209,7 @@ export class ContactImport {
     return { kind: 'done', result: this.result() };
   }
 
-  /** Tags everything imported (when the tag came after the file), records new columns and the count; commits. */
+  /** Tags everything imported (a new tag, or one sent after the file), records columns and the count; commits. */
   async commit(tag: string): Promise<ImportResult> {
     const client = this.client!;
     if (this.tagId === undefined) {
@@ -201,9 +221,10 @@ export class ContactImport {
       );
     }
     await recordExtraColumns(client, this.wabaId, this.header?.extras.map((extra) => extra.name) ?? []);
-    await adjustContactTotal(client, this.wabaId, this.created);
     // The bell's and Recent Activity's "import finished", committed with the import.
     await recordImportEvent(client, this.wabaId, this.result(), tag);
+    // Last: every add and delete of the account updates this row, so it is held only for the commit.
+    await adjustContactTotal(client, this.wabaId, this.created);
     await client.query('commit');
     this.release();
     return this.result();
@@ -234,7 +255,7 @@ export class ContactImport {
     const client = await this.pool.connect();
     this.client = client;
     await client.query('begin');
-    await lockContactWrites(client, this.wabaId, 'import');
+    await lockImport(client, this.wabaId);
     // Each chunk reaches contacts through its indexes, never by scanning or hashing every contact of the
     // account: the statistics of a table growing inside this transaction are stale by construction, and a
     // bad plan here turns quadratic (measured). These settings end with the transaction. The contacts'
@@ -250,8 +271,11 @@ export class ContactImport {
        ) on commit drop`,
     );
     await client.query('create temp table import_before (id bigint) on commit drop');
-    if (this.earlyTag !== undefined) this.tagId = await ensureTag(client, this.wabaId, this.earlyTag);
-    else await client.query('create temp table import_ids (id bigint) on commit drop');
+    // A tag that exists tags each chunk as it is written, locked only against its delete; a new one is made
+    // at commit, so no edit tagging with the same name waits for the whole import to see it.
+    if (this.earlyTag !== undefined) this.tagId = await lockExistingTag(client, this.wabaId, this.earlyTag);
+    if (this.tagId === undefined)
+      await client.query('create temp table import_ids (id bigint) on commit drop');
     const { rows } = await client.query<{ sequence: string }>(
       `select pg_get_serial_sequence('contacts', 'id') as sequence`,
     );
@@ -274,26 +298,65 @@ export class ContactImport {
 
   /** Writes a chunk and clears it: new contacts first, so a repeat of one in the staged rows finds it. */
   private async writeChunk(client: PoolClient, chunk: Chunk): Promise<void> {
+    let merge = chunk.staged.rows > 0;
     if (chunk.fresh.rows) {
-      // Copied straight into contacts and their links: no lookup, no merge, no conflict possible.
+      if (await this.copyFresh(client, chunk)) this.created += chunk.fresh.rows;
+      else {
+        // An edit brought one of these numbers since they were read: the chunk's new rows are merged instead,
+        // as line 0, so a repeat of one of them later in the chunk still wins.
+        await client.query(
+          `create temp table if not exists import_fresh (id bigint, waba_account_id bigint, name text,
+             whatsapp_number text, age integer, gender text, address text, post_code text, email text,
+             attributes jsonb) on commit drop`,
+        );
+        await copyBytes(
+          client,
+          `copy import_fresh (id, waba_account_id, ${CONTACT_LINE_COLUMNS}) from stdin`,
+          chunk.fresh.bytes,
+        );
+        await client.query(
+          `insert into import_chunk (${STAGING_COLUMNS}) select 0, ${CONTACT_LINE_COLUMNS} from import_fresh;
+           truncate import_fresh`,
+        );
+        merge = true;
+      }
+    }
+    if (chunk.staged.rows) {
+      await copyBytes(client, `copy import_chunk (${STAGING_COLUMNS}) from stdin`, chunk.staged.bytes);
+    }
+    if (merge) this.created += await mergeChunk(client, this.wabaId, this.header!, this.tagId);
+    chunk.fresh.clear();
+    chunk.links.clear();
+    chunk.staged.clear();
+    await this.hooks.onChunkWritten?.();
+  }
+
+  /**
+   * Copies the chunk's new contacts straight into contacts, and their links: no lookup, no merge. Answers
+   * false, having written nothing, when the account has one of their numbers after all (a unique violation).
+   */
+  private async copyFresh(client: PoolClient, chunk: Chunk): Promise<boolean> {
+    await client.query('savepoint import_fresh_rows');
+    try {
       await copyBytes(
         client,
         `copy contacts (id, waba_account_id, ${CONTACT_LINE_COLUMNS}) from stdin`,
         chunk.fresh.bytes,
       );
-      await copyBytes(
-        client,
-        this.tagId === undefined
-          ? 'copy import_ids (id) from stdin'
-          : 'copy contact_tags (contact_id, waba_account_id, tag_id) from stdin',
-        chunk.links.bytes,
-      );
-      this.created += chunk.fresh.rows;
+    } catch (error) {
+      if (uniqueViolation(error) !== 'contacts_waba_number_key') throw error;
+      await client.query('rollback to savepoint import_fresh_rows');
+      return false;
     }
-    if (chunk.staged.rows) await this.mergeStaged(client, chunk.staged);
-    chunk.fresh.clear();
-    chunk.links.clear();
-    chunk.staged.clear();
+    await client.query('release savepoint import_fresh_rows');
+    await copyBytes(
+      client,
+      this.tagId === undefined
+        ? 'copy import_ids (id) from stdin'
+        : 'copy contact_tags (contact_id, waba_account_id, tag_id) from stdin',
+      chunk.links.bytes,
+    );
+    return true;
   }
 
   /**
@@ -316,67 +379,6 @@ export class ContactImport {
       for (let i = 0; i < run.length; i += 1) ids[at++] = first + i;
     }
     return ids;
-  }
-
-  /**
-   * Merges one staged chunk of rows whose numbers exist (or came earlier in the file): the last row of each
-   * number wins within the chunk (and later chunks overwrite earlier ones, so across the file too); only the
-   * columns the file has are updated, and only rows whose values change are rewritten, so a re-import of the
-   * same file writes nothing but missing tags.
-   */
-  private async mergeStaged(client: PoolClient, staged: CopyBuffer): Promise<void> {
-    await copyBytes(client, `copy import_chunk (${STAGING_COLUMNS}) from stdin`, staged.bytes);
-    const columns = providedColumns(this.header!).filter((column) => column !== 'whatsapp_number');
-    const assign = columns.map((column) =>
-      column === 'attributes'
-        ? 'attributes = c.attributes || excluded.attributes'
-        : `${column} = excluded.${column}`,
-    );
-    const changed = columns.map((column) =>
-      column === 'attributes'
-        ? 'c.attributes is distinct from c.attributes || excluded.attributes'
-        : `c.${column} is distinct from excluded.${column}`,
-    );
-    const tagTarget =
-      this.tagId === undefined
-        ? 'insert into import_ids (id) select id'
-        : `insert into contact_tags (waba_account_id, contact_id, tag_id) select $1, id, ${this.tagId}`;
-    // The ids of the chunk's numbers, looked up before the merge: the merge returns only the rows it
-    // rewrites, and inside it a lookup would also walk the index entries that statement is adding.
-    await client.query(
-      `insert into import_before (id)
-       select c.id
-         from (select distinct whatsapp_number from import_chunk) s
-         cross join lateral (
-           select id from contacts
-            where waba_account_id = $1 and whatsapp_number = s.whatsapp_number
-            order by waba_account_id, whatsapp_number limit 1) c`,
-      [this.wabaId],
-    );
-    // A stored contact deleted since the import began is inserted again (`created`).
-    const { rows } = await client.query<{ created: number }>(
-      `with s as (
-         select distinct on (whatsapp_number) * from import_chunk order by whatsapp_number, line desc
-       ),
-       merged as (
-         insert into contacts as c
-           (waba_account_id, name, whatsapp_number, age, gender, address, post_code, email, attributes)
-         select $1, name, whatsapp_number, age, gender, address, post_code, email, coalesce(attributes, '{}')
-           from s order by line
-         on conflict (waba_account_id, whatsapp_number) do update
-           set ${assign.join(', ')}, updated_at = now()
-           where ${changed.join(' or ')}
-         returning c.id, c.xmax = 0 as inserted
-       ),
-       tagged as (
-         ${tagTarget} from (select id from merged union select id from import_before) ids
-         ${this.tagId === undefined ? '' : 'on conflict do nothing'}
-       )
-       select (select count(*) from merged where inserted)::int as created`,
-      [this.wabaId],
-    );
-    this.created += rows[0]!.created;
-    await client.query('truncate import_chunk, import_before');
   }
 }
 

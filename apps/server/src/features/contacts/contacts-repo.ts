@@ -5,23 +5,16 @@ import type { Pool } from '../../db/pool';
 type Queryable = Pool | PoolClient;
 
 /**
- * With an account's id, the advisory lock (pg_advisory_xact_lock(int, int)) between an import into the
- * account, which holds it alone, and the other writes that can bring a number, which share it: an import
- * reads the account's numbers once at its start and relies on them until it commits.
+ * With an account's id, the lock an import holds alone for its whole transaction: imports into one account
+ * run one after the other. Two at once would each wait for numbers the other has copied in and not
+ * committed, and deadlock. Nothing else takes it: an import conflicts with an edit, a tag change or a STOP only
+ * where both touch the same contact, number or tag, and row locks and the unique keys settle those (decision 072).
  */
-export const CONTACT_WRITE_LOCK = 4_820_118;
+export const CONTACT_IMPORT_LOCK = 4_820_119;
 
-/**
- * Starts a contact write in the account: takes CONTACT_WRITE_LOCK, alone for an import, shared for an edit,
- * so an edit waits for a running import and the other way round.
- */
-export async function lockContactWrites(
-  db: PoolClient,
-  wabaId: number,
-  mode: 'import' | 'edit',
-): Promise<void> {
-  const lock = mode === 'import' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
-  await db.query(`select ${lock}($1, $2)`, [CONTACT_WRITE_LOCK, wabaId]);
+/** Starts an import in the account: waits for another import into it, and for nothing else. */
+export async function lockImport(db: PoolClient, wabaId: number): Promise<void> {
+  await db.query('select pg_advisory_xact_lock($1, $2)', [CONTACT_IMPORT_LOCK, wabaId]);
 }
 
 /** The text the trigram index covers (migration 003); a query must repeat it exactly to use the index. */
@@ -253,6 +246,22 @@ export async function ensureTag(db: Queryable, wabaId: number, name: string): Pr
     [wabaId, name],
   );
   return Number(rows[0]!.id);
+}
+
+/**
+ * The id of the account's tag of this name, locked against its delete (FOR KEY SHARE: a rename, and the
+ * upserts of other writers tagging with it, do not wait); undefined when the account has no such tag.
+ */
+export async function lockExistingTag(
+  db: PoolClient,
+  wabaId: number,
+  name: string,
+): Promise<number | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    'select id from tags where waba_account_id = $1 and lower(name) = lower($2) for key share',
+    [wabaId, name],
+  );
+  return rows[0] ? Number(rows[0].id) : undefined;
 }
 
 export async function extraColumns(db: Queryable, wabaId: number): Promise<string[]> {

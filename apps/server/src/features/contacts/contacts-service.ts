@@ -10,7 +10,9 @@ import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { uniqueViolation, withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
-import { ContactImport } from './contact-import';
+import type { Multipart } from '@fastify/multipart';
+import { ContactImport, type ImportHooks } from './contact-import';
+import { type ImportAnswer, importUpload } from './import-upload';
 import * as repo from './contacts-repo';
 import { countAccountTags, setContactTags } from './tags-repo';
 import { TagsService } from './tags-service';
@@ -96,11 +98,13 @@ export class ContactsService {
   async create(wabaId: number, input: ContactInput): Promise<Contact> {
     const number = phoneNumber(input);
     return withTransaction(this.deps.pool, async (db) => {
-      await repo.lockContactWrites(db, wabaId, 'edit');
       const contact = await repo.insertContact(db, wabaId, { name: input.customer_name, number });
       if (!contact) throw duplicate(await repo.findContactByNumber(db, wabaId, number), number);
+      const tagged = await this.withFormTags(db, wabaId, contact, input.tags);
+      // Last, as an import does: the total's row is held only until the commit, never while waiting for a tag
+      // an import holds, so the two cannot deadlock.
       await repo.adjustContactTotal(db, wabaId, 1);
-      return this.withFormTags(db, wabaId, contact, input.tags);
+      return tagged;
     });
   }
 
@@ -108,7 +112,6 @@ export class ContactsService {
     const number = phoneNumber(input);
     try {
       return await withTransaction(this.deps.pool, async (db) => {
-        await repo.lockContactWrites(db, wabaId, 'edit');
         const contact = await repo.updateContact(db, wabaId, input.customer_id, {
           name: input.customer_name,
           number,
@@ -154,7 +157,12 @@ export class ContactsService {
   }
 
   /** A new import session: the caller feeds it the upload, then commits or closes it (see ContactImport). */
-  startImport(wabaId: number): ContactImport {
-    return new ContactImport(this.deps.pool, wabaId);
+  startImport(wabaId: number, hooks?: ImportHooks): ContactImport {
+    return new ContactImport(this.deps.pool, wabaId, hooks);
+  }
+
+  /** One CSV import from a multipart request's parts (see importUpload). */
+  importUpload(wabaId: number, parts: AsyncIterable<Multipart>, limitText: string): Promise<ImportAnswer> {
+    return importUpload(this.startImport(wabaId), parts, limitText);
   }
 }

@@ -1,3 +1,4 @@
+import { META_ERROR } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { InboundMessage, MessagesValue, WebhookHandler } from '../webhooks/index';
 import {
@@ -13,8 +14,6 @@ import {
 /** Replies that stop marketing messages, and the ones that start them again (trimmed, any case). */
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop promotions']);
 const START_WORDS = new Set(['start', 'subscribe']);
-/** Meta's failure when the person has stopped marketing messages from this business. */
-const STOPPED_MARKETING = 131050;
 
 function wordsOf(message: InboundMessage): string[] {
   const words = [message.text?.body, message.button?.payload, message.button?.text];
@@ -62,7 +61,7 @@ export const applyOptOuts: WebhookHandler = async (client, change) => {
     if (
       status.status === 'failed' &&
       (number !== null || bsuid !== null) &&
-      status.errors?.some((e) => e.code === STOPPED_MARKETING)
+      status.errors?.some((e) => e.code === META_ERROR.stoppedMarketing)
     ) {
       const person = { number, bsuid, username: null, name: null };
       stop.set(key(person), person);

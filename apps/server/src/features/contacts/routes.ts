@@ -7,7 +7,6 @@ import {
   ContactSchema,
   ContactUpdateRequestSchema,
   ErrorResponseSchema,
-  findUnsafeInput,
   IMPORT_MESSAGES,
   ImportResultSchema,
   ImportRowErrorsResponseSchema,
@@ -16,7 +15,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../../http-error';
-import { malformedMultipartAsClientError } from '../../plugins/malformed-multipart';
 import { pageUrl } from '../../page-url';
 import type { ContactsService } from './contacts-service';
 import { tagRoutes } from './tag-routes';
@@ -169,79 +167,8 @@ export function contactsRoutes(
       },
       async (request, reply) => {
         if (!request.isMultipart()) throw HttpError.field(400, 'file', IMPORT_MESSAGES.noFile);
-        const session = contacts.startImport(request.waba!.id);
-        const tooLarge = () => HttpError.field(413, 'file', `The file is larger than the ${limitText} limit`);
-        try {
-          let tag: string | undefined;
-          let sawTag = false;
-          let sawFile = false;
-          let problem: HttpError | undefined;
-          let outcome: Awaited<ReturnType<typeof session.load>> | undefined;
-          try {
-            for await (const part of request.parts()) {
-              if (part.type === 'field') {
-                if (part.fieldname === 'default_country' && typeof part.value === 'string') {
-                  const refused = session.setDefaultCountry(part.value);
-                  if (refused) problem ??= HttpError.field(400, 'default_country', refused);
-                  continue;
-                }
-                if (part.fieldname === 'tag' && !sawTag && typeof part.value === 'string') {
-                  sawTag = true;
-                  const unsafe = findUnsafeInput(part.value, 'tag');
-                  if (unsafe) problem ??= HttpError.field(400, unsafe.field, unsafe.message);
-                  tag = part.value.trim() || undefined;
-                  if (tag && !unsafe) session.setTag(tag);
-                }
-                continue;
-              }
-              if (part.fieldname !== 'file' || sawFile || problem) {
-                part.file.resume();
-                continue;
-              }
-              sawFile = true;
-              const unsafeName = findUnsafeInput(part.filename, 'file.filename');
-              if (unsafeName) problem = HttpError.field(400, unsafeName.field, unsafeName.message);
-              else if (!part.filename.toLowerCase().endsWith('.csv'))
-                problem = HttpError.field(400, 'file', IMPORT_MESSAGES.notCsv);
-              // A blank tag sent before the file: no need to read the file into the database first.
-              else if (sawTag && !tag) problem = HttpError.field(400, 'tag', IMPORT_MESSAGES.noTag);
-              if (problem) {
-                part.file.resume();
-                continue;
-              }
-              outcome = await session.load(part.file);
-              if (outcome.kind === 'too-large') throw tooLarge();
-            }
-          } catch (error) {
-            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-            throw malformedMultipartAsClientError(error);
-          }
-          if (problem) throw problem;
-          if (!sawFile || !outcome) throw HttpError.field(400, 'file', IMPORT_MESSAGES.noFile);
-          if (tag === undefined || tag.length === 0) throw HttpError.field(400, 'tag', IMPORT_MESSAGES.noTag);
-          if (tag.length > 100) throw HttpError.field(400, 'tag', 'The tag must be at most 100 characters');
-          if (outcome.kind === 'empty') {
-            throw HttpError.field(
-              400,
-              'file',
-              'The file has no contacts: it needs a header row and at least one contact row',
-            );
-          }
-          if (outcome.kind === 'rejected') {
-            const shown =
-              outcome.errors.length < outcome.badRows
-                ? ` (the first ${outcome.errors.length} are listed)`
-                : '';
-            return reply.code(400).send({
-              detail: `${outcome.badRows} ${outcome.badRows === 1 ? 'row is' : 'rows are'} invalid${shown}; nothing was imported`,
-              message: { errors: outcome.errors },
-            });
-          }
-          if (outcome.kind !== 'done') throw tooLarge();
-          return reply.code(201).send(await session.commit(tag));
-        } finally {
-          await session.close();
-        }
+        const answer = await contacts.importUpload(request.waba!.id, request.parts(), limitText);
+        return reply.code(answer.status).send(answer.body);
       },
     );
   };

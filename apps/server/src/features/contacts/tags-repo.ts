@@ -61,6 +61,14 @@ export async function addTagToContacts(
   return outcome(rows[0]!);
 }
 
+/** Locks the account's tag of this name, if it has one, against every other lock of the row (FOR UPDATE). */
+export async function lockTagForLinking(db: PoolClient, wabaId: number, tagName: string): Promise<void> {
+  await db.query('select 1 from tags where waba_account_id = $1 and lower(name) = lower($2) for update', [
+    wabaId,
+    tagName,
+  ]);
+}
+
 /** Takes the account's tag `tagId` off the account's contacts among `contactIds`: one statement. */
 export async function removeTagFromContacts(
   db: Queryable,

@@ -2,7 +2,6 @@ import type { BulkTagResult, Tag } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { uniqueViolation, withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
-import { lockContactWrites } from './contacts-repo';
 import * as repo from './tags-repo';
 
 const tagNotFound = (field: string) => HttpError.field(404, field, 'Tag not found');
@@ -30,8 +29,9 @@ export class TagsService {
   async addToContacts(wabaId: number, contactIds: number[], tagName: string): Promise<BulkTagResult> {
     const ids = unique(contactIds);
     return withTransaction(this.deps.pool, async (db) => {
-      // Waits for a running import, which locks contacts then the tag: the other order could deadlock.
-      await lockContactWrites(db, wabaId, 'edit');
+      // An import tagging with this tag links its contacts chunk by chunk, and these links could meet its
+      // links in the other order and deadlock: wait for it here, before linking (it holds the tag FOR KEY SHARE).
+      await repo.lockTagForLinking(db, wabaId, tagName);
       const done = await repo.addTagToContacts(db, wabaId, ids, tagName);
       if (done.matched !== ids.length) throw notAllTheAccounts(ids.length, done.matched);
       return { tag: done.tag!, changed: done.changed };
@@ -41,7 +41,6 @@ export class TagsService {
   async removeFromContacts(wabaId: number, contactIds: number[], tagId: number): Promise<BulkTagResult> {
     const ids = unique(contactIds);
     return withTransaction(this.deps.pool, async (db) => {
-      await lockContactWrites(db, wabaId, 'edit');
       const done = await repo.removeTagFromContacts(db, wabaId, ids, tagId);
       if (!done.tag) throw tagNotFound('tag_id');
       if (done.matched !== ids.length) throw notAllTheAccounts(ids.length, done.matched);
