@@ -1,3 +1,4 @@
+import { META_ERROR } from '@herald/contracts';
 import {
   GraphApiError,
   type GraphClient,
@@ -34,7 +35,7 @@ function refusedRequest(error: unknown): boolean {
     error instanceof GraphApiError &&
     error.httpStatus >= 400 &&
     error.httpStatus < 500 &&
-    (error.code === 100 || error.code === 190)
+    (error.code === META_ERROR.invalidParameter || error.code === META_ERROR.accessTokenExpired)
   );
 }
 

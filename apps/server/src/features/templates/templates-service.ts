@@ -7,6 +7,7 @@ import {
   type TemplateListItem,
   type TemplateListQuery,
   type TemplatePayload,
+  META_ERROR,
 } from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { uniqueViolation, withTransaction } from '../../db/transaction';
@@ -254,7 +255,8 @@ export class TemplatesService {
         if (cloudApiDown(error))
           throw new HttpError(502, 'The WhatsApp Cloud API could not be reached; nothing was deleted.');
         // Already gone at Meta (code 100): the local row goes too.
-        if (!(error instanceof GraphApiError && error.code === 100)) throw metaRefusal(error);
+        if (!(error instanceof GraphApiError && error.code === META_ERROR.invalidParameter))
+          throw metaRefusal(error);
       }
     }
     await deleteTemplate(this.deps.pool, waba.id, row.id);
