@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 //   integration – real Postgres and real HTTP listeners           *.int.test.ts
 //                 (two projects: two files at a time, then the process-killing ones alone)
 //   e2e         – real Chromium against `herald start`           e2e/**/*.spec.ts
+//                 (two projects: the specs sharing stacks two at a time, then those with their own alone)
 const INTEGRATION_FILES = ['packages/*/src/**/*.int.test.ts', 'apps/server/src/**/*.int.test.ts'];
 // Files that kill, restart or time processes and connections: run one at a time after the others, so what they
 // measure (a takeover within a lease, a shutdown's drain) is not the neighbour's load.
@@ -22,6 +23,19 @@ const INTEGRATION_OPTIONS = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
 } as const;
+
+// The specs that start a stack of their own (they restart it, change its settings or count sandbox-wide): one
+// at a time, after the specs that share stacks.
+const ALONE_E2E_FILES = [
+  'e2e/broadcast-rules.spec.ts',
+  'e2e/contact-tags.spec.ts',
+  'e2e/restart-mid-broadcast.spec.ts',
+  'e2e/sandbox-embedded-signup.spec.ts',
+  'e2e/sending-safely.spec.ts',
+  'e2e/start-stop.spec.ts',
+  'e2e/templates.spec.ts',
+];
+const E2E_OPTIONS = { environment: 'node', testTimeout: 90_000, hookTimeout: 180_000 } as const;
 
 export default defineConfig({
   test: {
@@ -44,7 +58,7 @@ export default defineConfig({
           // Each file has a database and listeners of its own, and most of their time is spent waiting on
           // Postgres, HTTP and timers, so two at once fit this 2-core machine (vitest's default here is one).
           maxWorkers: 2,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -53,19 +67,29 @@ export default defineConfig({
           include: ALONE_INTEGRATION_FILES,
           ...INTEGRATION_OPTIONS,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
-          environment: 'node',
+          exclude: [...ALONE_E2E_FILES, '**/node_modules/**'],
+          ...E2E_OPTIONS,
           // The stacks that spec files share (e2e/support/shared-stack.ts), started and stopped once a run.
           globalSetup: ['e2e/support/global-setup.ts'],
-          fileParallelism: false,
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
+          // Two files at a time: a spec spends most of its time waiting on the browser and the stack.
+          maxWorkers: 2,
+          sequence: { groupOrder: 4 },
+        },
+      },
+      {
+        test: {
+          name: 'e2e-alone',
+          include: ALONE_E2E_FILES,
+          ...E2E_OPTIONS,
+          maxWorkers: 1,
+          sequence: { groupOrder: 5 },
         },
       },
     ],

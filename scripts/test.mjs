@@ -10,7 +10,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const TYPECHECK_PROJECTS = ['packages/contracts', 'packages/cloud-sim', 'apps/server', 'apps/web', '.'];
 const VITEST_SUITES = ['unit', 'web', 'integration', 'e2e'];
 // A suite whose files are split over vitest projects (vitest.config.ts): they run in one vitest call.
-const SUITE_PROJECTS = { integration: ['integration', 'integration-alone'] };
+const SUITE_PROJECTS = {
+  integration: ['integration', 'integration-alone'],
+  e2e: ['e2e', 'e2e-alone'],
+};
 // The source trees whose module boundaries dependency-cruiser checks (.dependency-cruiser.cjs, decision 071).
 const boundaryRoots = () => [
   'apps/server/src',
