@@ -420,6 +420,52 @@ export function recipientOutcome(state: string): RecipientOutcome {
   );
 }
 
+/** Every state a message row may be in (the table's check constraint; RECIPIENT_OUTCOMES groups them). */
+export const MESSAGE_STATES = [
+  'queued',
+  'sending',
+  'accepted',
+  'held',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'unconfirmed',
+  'unknown',
+  'limited',
+  'not_on_whatsapp',
+  'cancelled',
+] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+/**
+ * The state changes the server's one writer of message rows makes (message-rows.ts): each state → the states
+ * it may move to. A status webhook moves any row not final forward (sent, delivered, read, or a failure), never
+ * back, and never a delivered one to failed; `read`, `failed` and `not_on_whatsapp` are final. A status may
+ * also reach a queued or cancelled row: one attempt of it was requested before it went back to the queue.
+ */
+const STATUS_MOVES = ['sent', 'delivered', 'read', 'failed', 'limited', 'not_on_whatsapp'] as const;
+export const MESSAGE_TRANSITIONS = {
+  queued: ['sending', 'cancelled', ...STATUS_MOVES],
+  sending: ['queued', 'accepted', 'held', 'unconfirmed', ...STATUS_MOVES],
+  accepted: STATUS_MOVES,
+  held: STATUS_MOVES,
+  unconfirmed: ['accepted', 'held', 'unknown', ...STATUS_MOVES],
+  unknown: ['accepted', 'held', ...STATUS_MOVES],
+  cancelled: STATUS_MOVES,
+  sent: ['delivered', 'read', 'failed', 'limited', 'not_on_whatsapp'],
+  delivered: ['read'],
+  read: [],
+  failed: [],
+  limited: ['queued'],
+  not_on_whatsapp: [],
+} as const satisfies Record<MessageState, readonly MessageState[]>;
+
+/** One allowed state change, as a [from, to] pair: lets TypeScript reject a change the map does not allow. */
+export type MessageTransition = {
+  [F in MessageState]: readonly [F, (typeof MESSAGE_TRANSITIONS)[F][number]];
+}[MessageState];
+
 export const BROADCAST_REPORT_PAGE_SIZE = 25;
 
 export const BroadcastReportParamsSchema = z.object({

@@ -2,6 +2,7 @@ import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { audienceQuery } from './audience-sql';
 import type { EngineLog } from './engine-log';
+import { insertAudience, insertAudienceSlice } from './message-rows';
 
 /** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
 export const FIRST_ROWS = 1_000;
@@ -48,40 +49,14 @@ export async function startNextDueBroadcast(
         ? { kind: 'list', contactIds: broadcast.audience.contact_ids }
         : { kind: 'tags', tagIds: broadcast.audience.tag_ids ?? null },
     );
-    // Data-modifying CTEs run once whether or not the final select reads them.
-    const frozen = await client.query<{ total: number }>(
-      `with audience as materialized (
-         select a.id, a.whatsapp_number, md5($4::text || ':' || a.id::text) as position
-           from (${audience.sql}) a),
-       sampled as materialized (
-         select id, whatsapp_number, position from audience order by position
-          limit (select round(count(*) * $5::numeric / 100) from audience)),
-       frozen as (
-         select coalesce(array_agg(id order by position), '{}') as ids,
-                coalesce(array_agg(whatsapp_number order by position), '{}') as numbers,
-                count(*)::int as total
-           from sampled),
-       first_rows as (
-         insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number)
-         select $1::bigint, $4::bigint, x.id, x.number
-           from frozen, unnest(frozen.ids[1:$6], frozen.numbers[1:$6]) with ordinality as x(id, number, n)
-          order by x.n
-         returning 1),
-       rest as (
-         insert into broadcast_audiences (waba_account_id, broadcast_id, contact_ids, numbers, written)
-         select $1::bigint, $4::bigint, ids, numbers, $6 from frozen where total > $6
-         returning 1)
-       select total from frozen`,
-      [
-        broadcast.waba_account_id,
-        audience.ids,
-        broadcast.audience.leave_out_us ?? false,
-        broadcast.id,
-        broadcast.audience.percentage,
-        firstRows,
-      ],
-    );
-    const total = frozen.rows[0]?.total ?? 0;
+    const total = await insertAudience(client, audience.sql, [
+      broadcast.waba_account_id,
+      audience.ids,
+      broadcast.audience.leave_out_us ?? false,
+      broadcast.id,
+      broadcast.audience.percentage,
+      firstRows,
+    ]);
     await client.query(
       `update broadcasts set status = $2, total_recipients = $3, started_at = now(),
               completed_at = case when $3 = 0 then now() end
@@ -120,19 +95,7 @@ export async function writeAudienceSlices(
       const audience = rows[0];
       if (!audience) return true; // written completely, or another worker holds it
       const end = Math.min(audience.total, audience.written + sliceRows);
-      // A contact deleted since the start keeps its frozen number; its row loses the contact (as the
-      // foreign key's `on delete set null` does for rows written earlier).
-      await client.query(
-        `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number)
-         select a.waba_account_id, a.broadcast_id, c.id, x.number
-           from broadcast_audiences a
-          cross join unnest(a.contact_ids[$2 + 1:$3], a.numbers[$2 + 1:$3]) with ordinality as x(id, number, n)
-           left join contacts c on c.waba_account_id = a.waba_account_id and c.id = x.id
-          where a.broadcast_id = $1
-          order by x.n
-         on conflict (waba_account_id, broadcast_id, whatsapp_number) do nothing`,
-        [broadcastId, audience.written, end],
-      );
+      await insertAudienceSlice(client, broadcastId, audience.written, end);
       if (end >= audience.total) {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [broadcastId]);
         return true;

@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool';
 import { refreshBroadcastCounts } from './broadcast-counts';
-import { LOCKED, onLocked } from './message-settle';
+import { markUnknown } from './message-rows';
 
 /**
  * MESSAGE_OUTCOME_TIMEOUT_SECONDS's default (config.ts): how long an unconfirmed message waits for a status
@@ -18,16 +18,8 @@ export const DEFAULT_OUTCOME_TIMEOUT_SECONDS = 7 * 86_400;
 export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSeconds: number): Promise<void> {
   // Unconfirmed (its sender died mid-request) with no status webhook within the outcome timeout: its fate is
   // unknown. Never resent (a resend could be a duplicate); a status that comes later still settles it.
-  const expired = await pool.query<{ broadcast_id: number }>(
-    `with x as (select waba_account_id, id from broadcast_messages
-                 where state = 'unconfirmed' and unconfirmed_at < now() - make_interval(secs => $1)),
-     ${LOCKED}
-     update broadcast_messages m set state = 'unknown', unknown_at = now(), error_code = null, error_title = $2
-       from locked l where ${onLocked('unconfirmed')}
-     returning m.broadcast_id::int`,
-    [outcomeTimeoutSeconds, unknownExplanation(outcomeTimeoutSeconds)],
-  );
-  await refreshBroadcastCounts(pool, [...new Set(expired.rows.map((r) => r.broadcast_id))]);
+  const expired = await markUnknown(pool, outcomeTimeoutSeconds, unknownExplanation(outcomeTimeoutSeconds));
+  await refreshBroadcastCounts(pool, [...new Set(expired.map((r) => r.broadcast_id))]);
   await pool.query(
     `with finished as materialized (
        select b.id from broadcasts b

@@ -23,7 +23,7 @@ import {
 import { historyCsv, reportCsv } from './broadcast-export';
 import { listBroadcasts } from './broadcast-list';
 import { readBroadcastReport } from './broadcast-report';
-import { inLocked, LOCKED } from './message-settle';
+import { cancelQueued } from './message-rows';
 import { applyResumeSpendCap } from './spend-cap-resume';
 import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './template-pause';
 
@@ -164,14 +164,8 @@ export class BroadcastsService {
       }
       if (action === 'cancel') {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);
-        await client.query(
-          // The broadcast row is locked above; its message rows are locked in id order (decision 022).
-          `with x as (select waba_account_id, id from broadcast_messages
-                       where waba_account_id = $2 and broadcast_id = $1 and state = 'queued'),
-           ${LOCKED}
-           update broadcast_messages m set state = 'cancelled' where ${inLocked('$2', 'queued')}`,
-          [id, waba.id],
-        );
+        // The broadcast row is locked above; cancelQueued locks its message rows in id order (decision 022).
+        await cancelQueued(client, id, waba.id);
       }
       await client.query(
         `update broadcasts set status = $2, completed_at = case when $2 = 'cancelled' then now() end,

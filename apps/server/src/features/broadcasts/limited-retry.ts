@@ -1,7 +1,7 @@
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { lockBroadcasts, recountLockedBroadcasts } from './broadcast-counts';
-import { LOCKED, onLocked } from './message-settle';
+import { requeueLimited, retireLimited } from './message-rows';
 /** MARKETING_LIMIT_RETRIES's default (config.ts): peers retry a limited message once or twice at most. */
 export const DEFAULT_MARKETING_LIMIT_RETRIES = 1;
 
@@ -13,16 +13,7 @@ export const DEFAULT_MARKETING_LIMIT_RETRIES = 1;
  * Locks broadcast rows before message rows, each in id order (decision 022). Answers how many were requeued.
  */
 export async function requeueDueLimited(pool: Pool, maxRetries: number): Promise<number> {
-  await pool.query(
-    `with x as (select m.waba_account_id, m.id from broadcast_messages m
-                  join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
-                 where m.state = 'limited' and m.next_attempt_at <= now()
-                   and (m.limit_retries >= $1 or b.status in ('cancelled', 'failed'))),
-     ${LOCKED}
-     update broadcast_messages m set next_attempt_at = 'infinity'
-       from locked l where ${onLocked('limited')}`,
-    [Math.max(0, maxRetries)],
-  );
+  await retireLimited(pool, maxRetries);
   if (maxRetries <= 0) return 0;
   const { rows } = await pool.query<{ broadcast_id: number }>(
     `select distinct broadcast_id::int from broadcast_messages
@@ -39,18 +30,8 @@ export async function requeueDueLimited(pool: Pool, maxRetries: number): Promise
       [ids],
     );
     // A paused broadcast's rows wait in the queue for its resume; a cancelled one's stay limited (above).
-    const requeued = await client.query(
-      `with x as (select m.waba_account_id, m.id from broadcast_messages m
-                    join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
-                   where m.broadcast_id = any($1::bigint[]) and b.status in ('sending', 'paused')
-                     and m.state = 'limited' and m.next_attempt_at <= now() and m.limit_retries < $2),
-       ${LOCKED}
-       update broadcast_messages m
-          set state = 'queued', limit_retries = m.limit_retries + 1, attempts = 0, next_attempt_at = now()
-         from locked l where ${onLocked('limited')}`,
-      [ids, maxRetries],
-    );
+    const requeued = await requeueLimited(client, ids, maxRetries);
     await recountLockedBroadcasts(client, ids);
-    return requeued.rowCount ?? 0;
+    return requeued;
   });
 }

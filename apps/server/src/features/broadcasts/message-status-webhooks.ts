@@ -1,4 +1,3 @@
-import { metaErrorCodes } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { lockMessageRows, type MessageRowKey } from '../../db/message-row-locks';
 import type {
@@ -9,35 +8,18 @@ import type {
   WebhookHandler,
 } from '../webhooks/index';
 import { lockBroadcasts, markCountsStale } from './broadcast-counts';
-import { LIMITED_RETRY_DELAY } from './message-settle';
-import { linkLockedReplies, replyTargets, type NewInbound } from './reply-links';
+import {
+  applyStatuses,
+  recordReplies,
+  STATUS_TARGETS_SQL,
+  statusParams,
+  type IncomingStatus,
+} from './message-rows';
+import { replyTargets, type NewInbound } from './reply-links';
 import { broadcastsToPause, pauseLockedBroadcasts, type TemplatePause } from './template-pause';
-
-/**
- * The codes of a failure with an outcome of its own, as a SQL list: Meta's rule, read from contracts
- * (meta-outcomes.ts) like the sender's, never re-typed here. Plain integers, so safe in the statement's text.
- */
-const codesOf = (outcome: 'limited' | 'not_on_whatsapp') => metaErrorCodes(outcome).map(Number).join(', ');
-const LIMITED_CODES = codesOf('limited');
-const NOT_ON_WHATSAPP_CODES = codesOf('not_on_whatsapp');
 
 /** How far a status takes a message: a status only ever moves a row to a higher rank (decision 022). */
 const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, failed: 10 };
-
-/** One status, reduced to what the statement needs; anything not of the expected type becomes null. */
-export interface IncomingStatus {
-  wabaId: string;
-  rowId: string | null;
-  wamid: string | null;
-  status: string;
-  code: number | null;
-  title: string | null;
-  /** The status's `pricing` (decision 048): stored with the message; null where absent or not as expected. */
-  billable: boolean | null;
-  pricingModel: string | null;
-  pricingCategory: string | null;
-  pricingType: string | null;
-}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const int32 = (value: unknown) =>
@@ -116,8 +98,8 @@ export function broadcastWrites(batch: WebhookBatch): BroadcastWrites {
 
 /**
  * Finds what the batch touches with plain reads, locks those broadcasts in id order, pauses the ones a template
- * pause stops, then updates the message rows (each in id order) and marks their counters stale: one lock order
- * (decision 022).
+ * pause stops, then updates the message rows (each in id order; message-rows.ts) and marks their counters stale:
+ * one lock order (decision 022).
  */
 async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites): Promise<void> {
   const pausing = await broadcastsToPause(client, writes.pauses);
@@ -129,23 +111,19 @@ async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites)
   await pauseLockedBroadcasts(client, pausing);
   // The statuses' and the replies' rows in one statement, so they too are locked in one id order.
   await lockMessageRows(client, rows);
-  if (targets.length > 0) await applyStatuses(client, writes.statuses, targets);
+  if (targets.length > 0) {
+    // The update reads the locked rows as they are now; a row found only now (by a wamid the sender wrote
+    // meanwhile) is left to the repair sweep rather than written unlocked.
+    await applyStatuses(
+      client,
+      writes.statuses,
+      targets.map((t) => t.id),
+    );
+    await markCountsStale(client, [...new Set(targets.map((t) => t.broadcastId))]);
+  }
   // After the statuses, so a reply and its message's 'sent' in one batch link whatever their order.
-  await linkLockedReplies(client, writes.replies, answered);
+  await recordReplies(client, writes.replies, answered);
 }
-
-export const statusParams = (statuses: IncomingStatus[]) => [
-  statuses.map((s) => s.wabaId),
-  statuses.map((s) => s.rowId),
-  statuses.map((s) => s.wamid),
-  statuses.map((s) => s.status),
-  statuses.map((s) => s.code),
-  statuses.map((s) => s.title),
-  statuses.map((s) => s.billable),
-  statuses.map((s) => s.pricingModel),
-  statuses.map((s) => s.pricingCategory),
-  statuses.map((s) => s.pricingType),
-];
 
 /** The message rows the statuses name, within the WABA each entry names. A plain read: no lock yet. */
 async function statusTargets(client: PoolClient, statuses: IncomingStatus[]): Promise<StatusTarget[]> {
@@ -160,91 +138,3 @@ async function statusTargets(client: PoolClient, statuses: IncomingStatus[]): Pr
 interface StatusTarget extends MessageRowKey {
   broadcastId: number;
 }
-
-/**
- * Applies statuses to their rows (`targets`), which the caller has locked with their broadcasts, each in a
- * statement of its own (lockMessageRows says why): the update reads them as they are now. A row found only now
- * (by a wamid the sender wrote meanwhile) is left to the repair sweep rather than written unlocked.
- */
-async function applyStatuses(
-  client: PoolClient,
-  statuses: IncomingStatus[],
-  targets: StatusTarget[],
-): Promise<void> {
-  await client.query(
-    `${STATUS_TARGETS_SQL},
-     -- The locked targets, materialized: the update joins each to its row by the primary key (joining the CTE
-     -- 'best' directly was a nested loop over a CTE the planner believes has one row: quadratic in the batch,
-     -- 10,000 statuses took seconds).
-     locked as materialized (select * from best where id = any($11::bigint[]))
-     update broadcast_messages m
-        -- A failure that is not Herald's has its own outcome: limited by the marketing limit (sent again no
-        -- sooner than a day later, limited-retry.ts), or not on WhatsApp (never again).
-        set state = case when t.status <> 'failed' then t.status
-                         when t.code in (${LIMITED_CODES}) then 'limited'
-                         when t.code in (${NOT_ON_WHATSAPP_CODES}) then 'not_on_whatsapp'
-                         else 'failed' end,
-            wamid = coalesce(m.wamid, t.wamid),
-            accepted_at = coalesce(m.accepted_at, now()),
-            delivered_at = case when t.status in ('delivered', 'read') then coalesce(m.delivered_at, now()) else m.delivered_at end,
-            read_at = case when t.status = 'read' then coalesce(m.read_at, now()) else m.read_at end,
-            failed_at = case when t.status = 'failed' then now() else m.failed_at end,
-            next_attempt_at = case when t.status = 'failed' and t.code in (${LIMITED_CODES})
-                                   then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end,
-            -- Only a failure keeps an error: a message WhatsApp sent shows neither an earlier attempt's error (a
-            -- refused connection retried) nor an unknown outcome's explanation.
-            error_code = case when t.status = 'failed' then t.code end,
-            error_title = case when t.status = 'failed' then t.title end,
-            -- The first pricing Meta states is kept (every later status repeats it), with the time it came:
-            -- the day the rate card prices it at (decision 048).
-            pricing_billable = coalesce(m.pricing_billable, t.billable),
-            pricing_model = coalesce(m.pricing_model, t.pricing_model),
-            pricing_category = coalesce(m.pricing_category, t.pricing_category),
-            pricing_type = coalesce(m.pricing_type, t.pricing_type),
-            priced_at = case when t.billable is not null then coalesce(m.priced_at, now()) else m.priced_at end
-       from locked t
-      where m.waba_account_id = t.waba_account_id and m.id = t.id and ${STATUS_MOVES_ROW}`,
-    [...statusParams(statuses), targets.map((t) => t.id)],
-  );
-  await markCountsStale(client, [...new Set(targets.map((t) => t.broadcastId))]);
-}
-
-/**
- * Whether status `t` moves message row `m` forward: the one rule (decision 022), shared by the update above and
- * the repair sweep's search for rows that stand below a status (status-repair.ts).
- */
-export const STATUS_MOVES_ROW = `(
-  m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
-  -- A status of an earlier attempt (a limited message sent again has a new wamid) does not move this one.
-  and (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
-  and (t.status = 'failed'
-       or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
-          < array_position(array['sent', 'delivered', 'read'], t.status))
-  and not (t.status = 'failed' and m.state = 'delivered'))`;
-
-/**
- * Resolves each status to its message row of the account its WABA names (by the row id Herald sent, else by
- * wamid: both keys start with the account) and keeps the furthest per row. `targets` holds every status found,
- * with its place in the parameters (`status_index`, from 1); `best` one per row. Takes statusParams.
- */
-export const STATUS_TARGETS_SQL = `
-  with incoming as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[],
-                         $7::boolean[], $8::text[], $9::text[], $10::text[]) with ordinality
-              as x(waba_id, row_id, wamid, status, code, title,
-                   billable, pricing_model, pricing_category, pricing_type, status_index)),
-  targets as (
-    select found.id, found.waba_account_id, found.broadcast_id, i.*,
-           case i.status when 'failed' then 10 when 'read' then 3 when 'delivered' then 2 else 1 end as rank
-      from incoming i
-      join waba_accounts w on w.waba_id = i.waba_id
-      -- One index lookup per status, whatever the statistics say (a join here may walk every message of
-      -- the broadcast when they are stale, as after a start).
-      cross join lateral (
-        select m.id, m.waba_account_id, m.broadcast_id from broadcast_messages m
-         where m.waba_account_id = w.id and m.id = case when i.row_id ~ '^[0-9]{1,18}$' then i.row_id::bigint end
-        union all
-        select m.id, m.waba_account_id, m.broadcast_id from broadcast_messages m
-         where m.waba_account_id = w.id and m.wamid = i.wamid
-        limit 1) found),
-  best as (select distinct on (id) * from targets order by id, rank desc)`;

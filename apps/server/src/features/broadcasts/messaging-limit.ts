@@ -1,7 +1,7 @@
 import { MESSAGING_LIMIT_OF_TIER, type MessagingLimit } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
-import { inLocked, LOCKED } from './message-settle';
+import { requeueUnsent } from './message-rows';
 
 type Queryable = Pool | PoolClient;
 
@@ -117,14 +117,8 @@ export async function waitForLimit(
   broadcastIds: number[],
   freesAt: Date,
 ): Promise<void> {
-  await pool.query(
-    // Message rows locked in id order, as every writer of them does (decision 022).
-    `with x as (select $2::bigint as waba_account_id, unnest($1::bigint[]) as id),
-     ${LOCKED}
-     update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
-      where ${inLocked('$2', 'sending')}`,
-    [messageIds, accountId],
-  );
+  // Message rows locked in id order, as every writer of them does (decision 022).
+  await requeueUnsent(pool, accountId, messageIds);
   await pool.query(
     `with x as (select id from broadcasts where id = any($1::bigint[]) and status = 'sending' order by id for update)
      update broadcasts b set waiting_until = $2 from x where b.id = x.id`,

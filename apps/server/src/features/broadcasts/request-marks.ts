@@ -1,5 +1,5 @@
 import type { Pool } from '../../db/pool';
-import { inLocked, LOCKED, onLocked } from './message-settle';
+import { markRequested } from './message-rows';
 
 type MarkOutcome = 'marked' | 'not-marked' | 'failed';
 
@@ -63,66 +63,4 @@ export class RequestMarks {
     }
     this.writing = false;
   }
-}
-
-// The mark's time is when its rows were locked and written (clock_timestamp), not when its statement began
-// (now()): a mark that waited for a lock is still written just before its requests.
-async function markRequested(
-  pool: Pool,
-  { phoneId, accountId, holder }: { phoneId: number; accountId: number; holder: string },
-  ids: number[],
-): Promise<Set<number>> {
-  const { rows } = await pool.query<{ id: number }>(
-    `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
-     x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
-     ${LOCKED}
-     update broadcast_messages m set requested_at = clock_timestamp() where ${inLocked('$4', 'sending')}
-     returning m.id::int`,
-    [ids, phoneId, holder, accountId],
-  );
-  return new Set(rows.map((row) => row.id));
-}
-
-/**
- * A lease taken over from a sender that died mid-send: its `sending` rows marked requested may have reached
- * Meta, so they turn unconfirmed (a status webhook or the outcome timeout settles them, never a resend); the
- * rest were claimed but never requested and go back to the queue, their attempt not counted.
- */
-export async function takeOverInFlight(pool: Pool, phoneId: number): Promise<void> {
-  // Rows locked in id order, as every writer of message rows does (decision 022).
-  await pool.query(
-    `with x as (select m.waba_account_id, m.id from broadcast_messages m
-                  join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
-                 where b.phone_number_id = $1 and m.state = 'sending'),
-     ${LOCKED}
-     update broadcast_messages m
-        set state = case when m.requested_at is null then 'queued' else 'unconfirmed' end,
-            unconfirmed_at = case when m.requested_at is null then m.unconfirmed_at else now() end,
-            attempts = case when m.requested_at is null then greatest(m.attempts - 1, 0) else m.attempts end
-       from locked l where ${onLocked('sending')}`,
-    [phoneId],
-  );
-}
-
-/**
- * Gives a sender's claimed rows that it never requested back to the queue, their attempt not counted, while it
- * still holds the number's lease (the lease row FOR SHARE, as a mark takes it). A sender whose lease was taken
- * over (its liveness lock lost with its connection, or the lease lapsed) must not: the takeover already gave
- * those rows back, and its successor may have claimed and requested one since, which a late give-back would
- * queue for a second send.
- */
-export async function giveBack(
-  pool: Pool,
-  { phoneId, accountId, holder }: { phoneId: number; accountId: number; holder: string },
-  ids: number[],
-): Promise<void> {
-  if (ids.length === 0) return;
-  await pool.query(
-    `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
-     x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
-     ${LOCKED}
-     update broadcast_messages m set state = 'queued', attempts = greatest(m.attempts - 1, 0)
-      where ${inLocked('$4', 'sending')}`,
-    [ids, phoneId, holder, accountId],
-  );
 }

@@ -3,7 +3,7 @@ import { backoffMs } from '../../db/backoff';
 import { isDatabaseUnavailable } from '../../db/database-unavailable';
 import type { Pool } from '../../db/pool';
 import { holderAlive } from './holder-lock';
-import { takeOverInFlight } from './request-marks';
+import { takeOverInFlight } from './message-rows';
 
 /**
  * Takes (or renews) a number's lease for `holder`: one sender per number across every worker. A lease is taken

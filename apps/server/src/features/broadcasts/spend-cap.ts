@@ -4,6 +4,7 @@ import { withTransaction } from '../../db/transaction';
 import { isBsuidAddress } from '../contacts/index';
 import type { RateCard } from '../pricing/index';
 import { lockBroadcasts } from './broadcast-counts';
+import { markSpendCounted } from './message-rows';
 import type { SendResult } from './message-settle';
 import type { Claimed } from './sender-batch';
 import { messageCostMicros, MICROS, shippedRateCard, toMicros } from './spend-cap-rates';
@@ -106,10 +107,7 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
       if (committed !== before) totals.push({ id: broadcast.id, committed: committed / MICROS });
     }
     if (newlyCounted.length > 0) {
-      await client.query(
-        'update broadcast_messages set spend_counted = true where waba_account_id = $2 and id = any($1::bigint[])',
-        [newlyCounted, accountId],
-      );
+      await markSpendCounted(client, accountId, newlyCounted);
     }
     if (totals.length > 0) {
       await client.query(

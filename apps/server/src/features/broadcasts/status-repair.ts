@@ -2,14 +2,8 @@ import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { withTransaction } from '../../db/transaction';
 import { statusRepairs } from '../metrics/index';
-import {
-  type IncomingStatus,
-  reapplyStatuses,
-  STATUS_MOVES_ROW,
-  STATUS_TARGETS_SQL,
-  statusesOf,
-  statusParams,
-} from './message-status-webhooks';
+import { type IncomingStatus, STATUS_MOVES_ROW, STATUS_TARGETS_SQL, statusParams } from './message-rows';
+import { reapplyStatuses, statusesOf } from './message-status-webhooks';
 
 /** pg-boss queue of the repair sweep (made at migrate time: jobs/job-schema.ts). */
 export const STATUS_REPAIR_QUEUE = 'status-repair';
