@@ -18,11 +18,11 @@ const ALONE_INTEGRATION_FILES = [
   'apps/server/src/features/broadcasts/worker-crash.int.test.ts',
 ];
 const INTEGRATION_OPTIONS = {
-  environment: 'node',
+  environment: 'node' as const,
   globalSetup: ['test-support/database-global-setup.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
-} as const;
+};
 
 // The specs that start a stack of their own (they restart it, change its settings or count sandbox-wide): one
 // at a time, after the specs that share stacks.
@@ -35,7 +35,7 @@ const ALONE_E2E_FILES = [
   'e2e/start-stop.spec.ts',
   'e2e/templates.spec.ts',
 ];
-const E2E_OPTIONS = { environment: 'node', testTimeout: 90_000, hookTimeout: 180_000 } as const;
+const E2E_OPTIONS = { environment: 'node' as const, testTimeout: 90_000, hookTimeout: 180_000 };
 
 export default defineConfig({
   test: {

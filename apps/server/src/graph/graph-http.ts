@@ -37,7 +37,9 @@ export function graphHeaders(
 }
 
 /** The bytes a body is sent as. */
-export function graphPayload(body: GraphBody | undefined): string | Uint8Array | FormData | undefined {
+export function graphPayload(
+  body: GraphBody | undefined,
+): string | Uint8Array<ArrayBuffer> | FormData | undefined {
   if (body === undefined || body instanceof FormData) return body;
   return Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body);
 }
