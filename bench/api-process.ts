@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { makeBusiness } from '../test-support/business';
 
 export interface ApiProcess {
   child: ChildProcess;
@@ -11,11 +12,20 @@ export interface ApiProcess {
   sandbox: string;
 }
 
-/** Starts bench/api-server.ts on the database; resolves once it listens (with its own sandbox). */
-export async function startApiProcess(databaseUrl: string): Promise<ApiProcess> {
+/**
+ * Starts bench/api-server.ts on the database; resolves once it listens. It talks to the sandbox at
+ * `graphApiBase`, or starts one of its own without it.
+ */
+export async function startApiProcess(databaseUrl: string, graphApiBase?: string): Promise<ApiProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join('bench', 'api-server.ts'), databaseUrl],
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'api-server.ts'),
+      databaseUrl,
+      ...(graphApiBase ? [graphApiBase] : []),
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -30,26 +40,9 @@ export async function startApiProcess(databaseUrl: string): Promise<ApiProcess> 
 
 /** Signs a business up through the sandbox's Embedded Signup and in; answers its ids and request headers. */
 export async function signUpBenchBusiness({ api, sandbox }: ApiProcess) {
-  const business = (await (
-    await fetch(`${sandbox}/__sandbox/wabas`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ business_name: 'Bench Co' }),
-    })
-  ).json()) as { waba_id: string; phone_number_id: string; code: string };
-  const signup = await fetch(`${api}/api/auth/facebook/callback/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...business, email: 'bench@herald.test', password: 'correct horse' }),
-  });
-  if (signup.status !== 200) throw new Error(`sign-up: ${await signup.text()}`);
-  const login = (await (
-    await fetch(`${api}/api/auth/login/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench@herald.test', password: 'correct horse' }),
-    })
-  ).json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${login.accessToken}`, 'x-waba-id': business.waba_id };
+  const { business, headers } = await makeBusiness(
+    { url: api, sandboxUrl: sandbox },
+    { email: 'bench@herald.test', password: 'correct horse', businessName: 'Bench Co' },
+  );
   return { business, headers };
 }

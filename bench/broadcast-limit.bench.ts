@@ -4,10 +4,9 @@
 // (1,000,000), so every batch takes the reservation's whole path (lock, prune, count, record) without waiting.
 // Goals: ≥ 95 % of the cap with accounting on; accounting costs ≤ 5 % of the rate measured with it off.
 // BENCH_CONTACTS changes the size.
-import { spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os, { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { buildApp } from '../apps/server/src/app';
 import { migrate } from '../apps/server/src/db/migrate';
@@ -16,39 +15,20 @@ import { BroadcastEngine } from '../apps/server/src/features/broadcasts/broadcas
 import { MessageSender } from '../apps/server/src/features/broadcasts/message-sender';
 import { reserveReach } from '../apps/server/src/features/broadcasts/messaging-limit';
 import { SecretBox } from '../apps/server/src/security/secret-box';
-import { adminQuery, freePort, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { createScratchDatabase } from '../test-support/database-server';
+import { startSandboxProcess, stopProcess } from '../test-support/processes';
 import { testConfig } from '../test-support/test-config';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const CAP_MPS = 1_000;
 const FINITE_LIMIT = 1_000_000;
-const repoRoot = path.resolve(import.meta.dirname, '..');
 
-const server = await openDatabaseServer();
-const database = `herald_bench_limit_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
-const sandboxPort = await freePort();
-const sandboxProcess = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(repoRoot, 'packages/cloud-sim/src/cli.ts')],
-  {
-    env: {
-      ...process.env,
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_REVIEW_DELAY_MS: '50',
-      SANDBOX_LOG_FILE: `/tmp/${database}.jsonl`,
-      SANDBOX_STATE_DIR: `/tmp/${database}-sandbox`,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const sandboxUrl = await new Promise<string>((resolve) => {
-  createInterface({ input: sandboxProcess.stdout! }).on('line', (line) => {
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match) resolve(match[1]!);
-  });
-});
+const database = await createScratchDatabase(`herald_bench_limit_${process.pid}`);
+const url = database.url;
+// Its own state folder, so a run never loads an earlier run's businesses (the sandbox keeps state on disk).
+const sandboxDir = await mkdtemp(path.join(os.tmpdir(), 'herald-bench-sandbox-'));
+const sandboxProcess = await startSandboxProcess(sandboxDir, { SANDBOX_REVIEW_DELAY_MS: '50' });
+const sandboxUrl = sandboxProcess.url;
 const sandbox = (p: string, body?: object) =>
   fetch(`${sandboxUrl}${p}`, {
     method: body ? 'POST' : 'GET',
@@ -229,7 +209,7 @@ try {
   await app.close();
   await pool.end();
 } finally {
-  sandboxProcess.kill('SIGTERM');
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await stopProcess(sandboxProcess);
+  await rm(sandboxDir, { recursive: true, force: true });
+  await database.drop();
 }

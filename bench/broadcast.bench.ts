@@ -2,9 +2,8 @@
 // Figures: send rate against a 1,000 mps and an 80 mps cap, 130429 answers, time to the first message,
 // and status-webhook ingestion (statuses/s acknowledged, ack p99, time until applied), without and with the
 // Dashboard's daily figures kept (at most 10 % slower with them).
-import { spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os, { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { buildApp } from '../apps/server/src/app';
@@ -14,38 +13,19 @@ import { BroadcastEngine } from '../apps/server/src/features/broadcasts/broadcas
 import { MessageSender } from '../apps/server/src/features/broadcasts/message-sender';
 import { signBody } from '../apps/server/src/features/webhooks/signature';
 import { SecretBox } from '../apps/server/src/security/secret-box';
-import { adminQuery, freePort, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { createScratchDatabase } from '../test-support/database-server';
+import { startSandboxProcess, stopProcess } from '../test-support/processes';
+import { startApiProcess } from './api-process';
 import { testConfig } from '../test-support/test-config';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
-const repoRoot = path.resolve(import.meta.dirname, '..');
 
-const server = await openDatabaseServer();
-const database = `herald_bench_broadcast_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
-const sandboxPort = await freePort();
-const sandboxProcess = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(repoRoot, 'packages/cloud-sim/src/cli.ts')],
-  {
-    env: {
-      ...process.env,
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_REVIEW_DELAY_MS: '50',
-      SANDBOX_LOG_FILE: `/tmp/${database}.jsonl`,
-      // Its own state folder, so a run never loads an earlier run's businesses (the sandbox keeps state on disk).
-      SANDBOX_STATE_DIR: `/tmp/${database}-sandbox`,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-const sandboxUrl = await new Promise<string>((resolve) => {
-  createInterface({ input: sandboxProcess.stdout! }).on('line', (line) => {
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match) resolve(match[1]!);
-  });
-});
+const database = await createScratchDatabase(`herald_bench_broadcast_${process.pid}`);
+const url = database.url;
+// Its own state folder, so a run never loads an earlier run's businesses (the sandbox keeps state on disk).
+const sandboxDir = await mkdtemp(path.join(os.tmpdir(), 'herald-bench-sandbox-'));
+const sandboxProcess = await startSandboxProcess(sandboxDir, { SANDBOX_REVIEW_DELAY_MS: '50' });
+const sandboxUrl = sandboxProcess.url;
 const sandbox = (p: string, body?: object) =>
   fetch(`${sandboxUrl}${p}`, {
     method: body ? 'POST' : 'GET',
@@ -207,15 +187,8 @@ try {
   };
   // Meta's webhooks reach the API from outside: the API runs in a process of its own here (as in production),
   // so the bench's HTTP client does not share its event loop. Same database, same app secret (testConfig).
-  const apiProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'bench/api-server.ts'), url, sandboxUrl],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const apiUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: apiProcess.stdout! }).once('line', (line) => resolve(JSON.parse(line).api));
-    apiProcess.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
-  });
+  const apiProcess = await startApiProcess(url, sandboxUrl);
+  const apiUrl = apiProcess.api;
   const post = async (body: string, latencies: number[]) => {
     const t0 = performance.now();
     const response = await fetch(`${apiUrl}/webhooks/whatsapp`, {
@@ -311,7 +284,7 @@ try {
   const withoutFigures = await ingest(halves[0]!);
   await pool.query(`alter table broadcast_messages enable trigger ${DASHBOARD_TRIGGER}`);
   const withFigures = await ingest(halves[1]!);
-  apiProcess.kill('SIGTERM');
+  apiProcess.child.kill('SIGTERM');
   /** Share of the rate without daily figures that is lost with them (goal ≤ 0.10). */
   const loss = (without: number, withThem: number) => Number((1 - withThem / without).toFixed(3));
 
@@ -346,7 +319,7 @@ try {
   await app.close();
   await pool.end();
 } finally {
-  sandboxProcess.kill('SIGTERM');
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await stopProcess(sandboxProcess);
+  await rm(sandboxDir, { recursive: true, force: true });
+  await database.drop();
 }

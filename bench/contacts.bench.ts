@@ -11,16 +11,14 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { migrate } from '../apps/server/src/db/migrate';
 import { signUpBenchBusiness, startApiProcess } from './api-process';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { createScratchDatabase } from '../test-support/database-server';
 import { benchNumber, FIRST_NAMES, LAST_NAMES, writeContactsCsv } from './contacts-fixtures';
 
 const ROWS = Number(process.env.BENCH_CONTACTS_ROWS ?? 1_000_000);
 const REQUESTS = 200;
 
-const server = await openDatabaseServer();
-const database = `herald_bench_contacts_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
+const database = await createScratchDatabase(`herald_bench_contacts_${process.pid}`);
+const url = database.url;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-bench-contacts-'));
 const csvPath = path.join(dir, 'contacts.csv');
 const db = new pg.Client({ connectionString: url });
@@ -170,7 +168,7 @@ try {
   console.log(
     JSON.stringify({
       benchmark: 'contacts',
-      database: server.source,
+      database: database.source,
       rows: ROWS,
       csv_mb: Number((csvBytes / 1e6).toFixed(1)),
       copy_floor_s: floorSeconds,
@@ -199,6 +197,5 @@ try {
   child?.kill('SIGTERM');
   await db.end().catch(() => undefined);
   await rm(dir, { recursive: true, force: true });
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await database.drop();
 }

@@ -4,13 +4,10 @@
 // minutes, not the days a real send would. The request reads only dashboard_hours, dashboard_last_active and
 // dashboard_active. Sizes: BENCH_MESSAGES (default 10,000,000), BENCH_RECIPIENTS per broadcast (50,000).
 import { performance } from 'node:perf_hooks';
-import { startSandbox } from '@herald/cloud-sim';
-import { buildApp } from '../apps/server/src/app';
-import { createPool } from '../apps/server/src/db/pool';
 import { migrate } from '../apps/server/src/db/migrate';
-import { login, sandboxBusiness, signUp } from '../apps/server/src/features/auth/auth-test-helpers';
-import { testConfig } from '../test-support/test-config';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { makeBusiness } from '../test-support/business';
+import { startTestApp, type TestApp } from '../test-support/test-app';
+import { createScratchDatabase } from '../test-support/database-server';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000_000);
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 50_000);
@@ -18,11 +15,9 @@ const BROADCASTS = Math.ceil(MESSAGES / RECIPIENTS);
 const REPLY_SHARE = 0.1;
 const REQUESTS = 200;
 
-const server = await openDatabaseServer();
-const database = `herald_bench_dashboard_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
-const sandbox = await startSandbox({ port: 0 });
+const database = await createScratchDatabase(`herald_bench_dashboard_${process.pid}`);
+const url = database.url;
+let t: TestApp | undefined;
 const timings: Record<string, number> = {};
 const timed = async <T>(name: string, run: () => Promise<T>) => {
   const t0 = performance.now();
@@ -32,22 +27,10 @@ const timed = async <T>(name: string, run: () => Promise<T>) => {
 };
 try {
   await migrate(url);
-  const pool = createPool(url, 10);
-  const app = await buildApp({
-    config: testConfig({
-      GRAPH_API_BASE: sandbox.url,
-      WEB_DIST_DIR: '/nonexistent',
-      ACCESS_TOKEN_TTL_SECONDS: '86400',
-    }),
-    pool,
-    logger: false,
-  });
-  await app.ready();
-  const business = await sandboxBusiness(sandbox.url);
-  const signed = await signUp(app, business, { email: 'bench@acme.test' });
-  if (signed.statusCode !== 200) throw new Error(`sign-up: ${signed.body}`);
-  const token = (await login(app, 'bench@acme.test', 'correct horse')).json().accessToken as string;
-  const headers = { authorization: `Bearer ${token}`, 'x-waba-id': business.waba_id };
+  t = await startTestApp({ ACCESS_TOKEN_TTL_SECONDS: '86400' }, { database: { url, poolSize: 10 } });
+  const { app } = t;
+  const pool = t.db.pool;
+  const { business, headers } = await makeBusiness(t, { email: 'bench@acme.test' });
   const { rows } = await pool.query(
     `select w.id::int as account, p.id::int as phone from waba_accounts w join phone_numbers p on p.waba_account_id = w.id
       where w.waba_id = $1`,
@@ -169,7 +152,7 @@ try {
   console.log(
     JSON.stringify({
       benchmark: 'dashboard',
-      database: server.source,
+      database: database.source,
       ...counts,
       broadcasts: BROADCASTS,
       range_days: 90,
@@ -183,10 +166,7 @@ try {
       ...timings,
     }),
   );
-  await app.close();
-  await pool.end();
 } finally {
-  await sandbox.close();
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await t?.close();
+  await database.drop();
 }

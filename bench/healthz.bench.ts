@@ -1,28 +1,19 @@
 // Request throughput of the API shell: /readyz (a database round trip; /healthz is liveness and touches none) over a real socket, so later
 // features can compare their routes with the floor the framework and pool set.
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../apps/server/src/app';
-import { createPool } from '../apps/server/src/db/pool';
 import { migrate } from '../apps/server/src/db/migrate';
-import { testConfig } from '../test-support/test-config';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { startTestApp } from '../test-support/test-app';
+import { createScratchDatabase } from '../test-support/database-server';
 
 const REQUESTS = 2_000;
 const CONCURRENCY = 20;
 
-const server = await openDatabaseServer();
-const database = `herald_bench_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
+const database = await createScratchDatabase(`herald_bench_${process.pid}`);
+const url = database.url;
 try {
   await migrate(url);
-  const pool = createPool(url, 10);
-  const app = await buildApp({
-    config: testConfig({ WEB_DIST_DIR: '/nonexistent' }),
-    pool,
-    logger: false,
-  });
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const t = await startTestApp({}, { database: { url, poolSize: 10 } });
+  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -45,7 +36,7 @@ try {
   console.log(
     JSON.stringify({
       benchmark: 'healthz',
-      database: server.source,
+      database: database.source,
       requests: latencies.length,
       concurrency: CONCURRENCY,
       requests_per_second: Math.round(latencies.length / seconds),
@@ -53,9 +44,7 @@ try {
       p99_ms: at(0.99),
     }),
   );
-  await app.close();
-  await pool.end();
+  await t.close();
 } finally {
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await database.drop();
 }

@@ -10,15 +10,13 @@ import { createPool } from '../apps/server/src/db/pool';
 import { estimateAudience } from '../apps/server/src/features/broadcasts/broadcast-estimate';
 import { PricingService } from '../apps/server/src/features/pricing/pricing-service';
 import { loadRateCard } from '../apps/server/src/features/pricing/rate-card';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { createScratchDatabase } from '../test-support/database-server';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-const server = await openDatabaseServer();
-const database = `herald_bench_pricing_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
+const database = await createScratchDatabase(`herald_bench_pricing_${process.pid}`);
+const url = database.url;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
@@ -160,6 +158,5 @@ try {
   );
   await pool.end();
 } finally {
-  await adminQuery(server.adminUrl, `drop database if exists ${database}`).catch(() => undefined);
-  await server.stop();
+  await database.drop();
 }

@@ -9,16 +9,14 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { migrate } from '../apps/server/src/db/migrate';
 import { signUpBenchBusiness, startApiProcess } from './api-process';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { createScratchDatabase } from '../test-support/database-server';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const GOAL_SECONDS = 3;
 
-const server = await openDatabaseServer();
-const database = `herald_bench_report_export_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
+const database = await createScratchDatabase(`herald_bench_report_export_${process.pid}`);
+const url = database.url;
 const db = new pg.Client({ connectionString: url });
 let child: ChildProcess | undefined;
 
@@ -125,6 +123,5 @@ try {
 } finally {
   child?.kill('SIGTERM');
   await db.end().catch(() => undefined);
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await database.drop();
 }

@@ -5,19 +5,17 @@
 // seconds per 1,000 messages (/proc/<pid>/stat utime + stime, before and after), duplicates, 130429 answers.
 // BENCH_RECIPIENTS changes the size per number.
 import { loadavg } from 'node:os';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { createScratchDatabase } from '../test-support/database-server';
 import { runScaleScenario } from '../test-support/scale-scenario';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 50_000);
 const MPS = 1_000;
 
-const server = await openDatabaseServer();
-const database = `herald_bench_scale_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
+const database = await createScratchDatabase(`herald_bench_scale_${process.pid}`);
 try {
   const loadBefore = loadavg();
   const figures = await runScaleScenario({
-    databaseUrl: withDatabase(server.adminUrl, database),
+    databaseUrl: database.url,
     recipientsPerNumber: RECIPIENTS,
     mps: MPS,
     apis: 2,
@@ -58,6 +56,5 @@ try {
     }),
   );
 } finally {
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await database.drop();
 }

@@ -13,12 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium, type Response } from 'playwright-core';
-import { startSandbox } from '@herald/cloud-sim';
-import { buildApp } from '../apps/server/src/app';
-import { createPool } from '../apps/server/src/db/pool';
 import { migrate } from '../apps/server/src/db/migrate';
-import { testConfig } from '../test-support/test-config';
-import { adminQuery, openDatabaseServer, withDatabase } from '../test-support/database-server';
+import { makeBusiness } from '../test-support/business';
+import { startTestApp } from '../test-support/test-app';
+import { createScratchDatabase } from '../test-support/database-server';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SIGN_IN_BUDGET_GZIP_BYTES = 100 * 1024;
@@ -76,34 +74,11 @@ function buildWeb(outDir: string): void {
 
 /** A business signed up as the Embedded Signup would (sandbox WABA, then the callback), then logged in. */
 async function signUpAndLogIn(api: string, sandbox: string): Promise<Session> {
-  const business = (await (
-    await fetch(`${sandbox}/__sandbox/wabas`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ business_name: 'Bench Shop' }),
-    })
-  ).json()) as { waba_id: string; phone_number_id: string; code: string };
-  const { email, password } = CREDENTIALS;
-  const signup = await fetch(`${api}/api/auth/facebook/callback/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      code: business.code,
-      waba_id: business.waba_id,
-      phone_number_id: business.phone_number_id,
-      account_data: { waba_id: business.waba_id, phone_number_id: business.phone_number_id },
-      email,
-      password,
-    }),
-  });
-  if (signup.status !== 200) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
-  const login = await fetch(`${api}/api/auth/login/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: email, password }),
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-  return (await login.json()) as Session;
+  const { session } = await makeBusiness(
+    { url: api, sandboxUrl: sandbox },
+    { ...CREDENTIALS, businessName: 'Bench Shop' },
+  );
+  return session as Session;
 }
 
 /**
@@ -244,29 +219,20 @@ const givenDist = process.env.BENCH_WEB_DIST;
 const distDir = givenDist
   ? path.resolve(givenDist)
   : await mkdtemp(path.join(os.tmpdir(), 'herald-web-bench-'));
-const server = await openDatabaseServer();
-const database = `herald_bench_web_${process.pid}`;
-await adminQuery(server.adminUrl, `create database ${database}`);
-const url = withDatabase(server.adminUrl, database);
+const database = await createScratchDatabase(`herald_bench_web_${process.pid}`);
+const url = database.url;
 try {
   const buildStarted = performance.now();
   if (!givenDist) buildWeb(distDir);
   const buildSeconds = (performance.now() - buildStarted) / 1000;
 
   await migrate(url);
-  const sandbox = await startSandbox({ port: 0 });
-  const pool = createPool(url, 10);
-  const app = await buildApp({
-    config: testConfig({
-      GRAPH_API_BASE: sandbox.url,
-      WEB_DIST_DIR: distDir,
-      ACCESS_TOKEN_TTL_SECONDS: '86400',
-    }),
-    pool,
-    logger: false,
-  });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const session = await signUpAndLogIn(base, sandbox.url);
+  const t = await startTestApp(
+    { WEB_DIST_DIR: distDir, ACCESS_TOKEN_TTL_SECONDS: '86400' },
+    { database: { url, poolSize: 10 } },
+  );
+  const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const session = await signUpAndLogIn(base, t.sandboxUrl);
 
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -309,9 +275,7 @@ try {
     }
   } finally {
     await browser.close();
-    await app.close();
-    await sandbox.close();
-    await pool.end();
+    await t.close();
   }
 
   const signInJs = routes['sign-in']!.cold.js_gzip_kb * 1024;
@@ -342,7 +306,6 @@ try {
     }),
   );
 } finally {
-  await adminQuery(server.adminUrl, `drop database if exists ${database} with (force)`);
-  await server.stop();
+  await database.drop();
   if (!givenDist) await rm(distDir, { recursive: true, force: true });
 }

@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
+import { signUpViaApi } from '../test-support/business';
 
 // In real Chromium: Account Settings changes the password in one browser, and the same user's
 // session in another browser is signed out (its next navigation lands on sign-in) while this one carries on.

@@ -2,12 +2,12 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { Browser, Download, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BroadcastReport } from '@herald/contracts';
-import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
+import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 // In Chromium: the history filtered by date and exported (the downloaded CSV's rows), a
 // report exported under a filter and 'New broadcast to these recipients' landing on New broadcast with the URL.

@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { startStack, type Stack } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
+import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 // In Chromium: the number a broadcast sends from, the portfolio's 24-hour messaging limit, a template
 // WhatsApp pauses, and the delivery report's reasons. The sandbox starts every portfolio at its smallest tier

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
+import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 let stack: StackView;
 let browser: Browser;

@@ -1,10 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin } from './support/api';
 import { launchBrowser } from './support/browser';
-import { signUpViaApi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
+import { apiLogin, signUpViaApi } from '../test-support/business';
 
 /**
  * One whole flow with the keyboard alone — sign in, add a contact, create a template, send a

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { signInViaUi, signUpViaApi } from './support/session';
+import { signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
+import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 /**
  * At 390 × 844 every screen works. Each table keeps its status and actions inside the viewport,

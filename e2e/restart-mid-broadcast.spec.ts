@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
-import { signUpViaApi } from './support/session';
 import { removeDataDir, startStack, type Stack } from './support/stack';
 import { assertStatusesLanded } from './support/statuses-landed';
+import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 // `npm start` stopped (Ctrl-C) and started again while a broadcast is sending. Only the API
 // and the sandbox are driven, so no browser is needed.

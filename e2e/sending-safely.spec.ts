@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, createApprovedTemplate, importContacts } from './support/api';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { startStack, type Stack } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
+import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 // In Chromium: a send confirmed in a dialog (Cancel sends nothing), a test message to a
 // typed number, and a new broadcast to a finished broadcast's non-readers, opened from the retarget URL.

@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { removeDataDir, startStack, type Stack } from './support/stack';
+import { signUpViaApi } from '../test-support/business';
 
 let stack: Stack;
 let browser: Browser;

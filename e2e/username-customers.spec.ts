@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
-import { recordBrowserTrouble, signInViaUi, signUpViaApi } from './support/session';
+import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
+import { signUpViaApi } from '../test-support/business';
 
 /**
  * In Chromium: a customer who hides their number behind a WhatsApp username writes STOP to the

@@ -86,3 +86,30 @@ export async function adminQuery(adminUrl: string, sql: string): Promise<void> {
     await client.end();
   }
 }
+
+export interface ScratchDatabase {
+  url: string;
+  /** Where the server came from, for a bench's figures. */
+  source: DatabaseServer['source'];
+  /** Drops the database and lets go of its server (stops an embedded one). */
+  drop(): Promise<void>;
+}
+
+/**
+ * An empty database named `name` (unmigrated: a bench migrates it, or `herald migrate` does) on the server
+ * openDatabaseServer finds, for code that runs outside the integration suite's setup (the benches).
+ */
+export async function createScratchDatabase(name: string): Promise<ScratchDatabase> {
+  const server = await openDatabaseServer();
+  await adminQuery(server.adminUrl, `create database ${name}`);
+  return {
+    url: withDatabase(server.adminUrl, name),
+    source: server.source,
+    async drop() {
+      await adminQuery(server.adminUrl, `drop database if exists ${name} with (force)`).catch(
+        () => undefined,
+      );
+      await server.stop();
+    },
+  };
+}

@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { TestApp } from './test-app';
 
 // Herald's parts as separate processes, the way production runs them (docs/production.md): the sandbox Cloud API,
-// `herald serve`, `herald work`, `herald migrate`. Used by the scale-out test, bench/scale.bench.ts and every test
-// that starts `herald work` (startWork when it waits for it, spawnTestWorker when it kills it at any moment).
+// `herald serve`, `herald work`, `herald migrate`. Used by the scale-out test, the benches that run the sandbox
+// apart and every test that starts `herald work` (startWork when it waits for it, spawnTestWorker when it kills
+// it at any moment). docs/testing.md lists which helper starts what.
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const serverCli = path.join(repoRoot, 'apps/server/src/cli.ts');

@@ -4,6 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPool } from '../apps/server/src/db/pool';
 import {
+  apiLogin,
+  createApprovedTemplate,
+  DEFAULT_TEMPLATE,
+  sandboxBusiness,
+  signUpSandboxBusiness,
+} from './business';
+import {
   cpuSeconds,
   type NodeProcess,
   roundRobinProxy,
@@ -136,14 +143,11 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
     });
 
     // One business, its first number and a second one, both at HIGH throughput with the cap set explicitly.
-    const business = (await sandbox('/__sandbox/wabas', { business_name: 'Scale Co' })) as Record<
-      string,
-      string
-    >;
+    const business = await sandboxBusiness(sandboxUrl, 'Scale Co');
     const second = (await sandbox(`/__sandbox/wabas/${business.waba_id}/phone-numbers`, {})) as {
       id: string;
     };
-    const numberIds = [business.phone_number_id!, second.id];
+    const numberIds = [business.phone_number_id, second.id];
     for (const id of numberIds)
       await sandbox(`/__sandbox/phone-numbers/${id}`, { throughput_level: 'HIGH', mps });
 
@@ -158,19 +162,10 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       return JSON.parse(text);
     };
     // Signed up through one API process, signed in through the other: they share nothing but Postgres.
-    await api(0, 'POST', '/api/auth/facebook/callback/', {
-      code: business.code,
-      waba_id: business.waba_id,
-      phone_number_id: business.phone_number_id,
-      account_data: { waba_id: business.waba_id, phone_number_id: business.phone_number_id },
-      email: 'scale@herald.test',
-      password: 'scale out password',
-    });
-    const { accessToken } = await api(1, 'POST', '/api/auth/login/', {
-      username: 'scale@herald.test',
-      password: 'scale out password',
-    });
-    const headers = { authorization: `Bearer ${accessToken}`, 'x-waba-id': business.waba_id! };
+    const through = (index: number) => ({ url: apis[index]!.url, sandboxUrl });
+    await signUpSandboxBusiness(through(0), business, 'scale@herald.test', 'scale out password');
+    const accessToken = await apiLogin(through(1), 'scale@herald.test', 'scale out password');
+    const headers = { authorization: `Bearer ${accessToken}`, 'x-waba-id': business.waba_id };
     await api(1, 'GET', '/meta/phone/whatsapp/', undefined, headers); // stores the second number
     await pool.query(
       `insert into contacts (waba_account_id, name, whatsapp_number)
@@ -178,28 +173,11 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       [recipients],
     );
     await pool.query('analyze contacts');
-    const template = await api(
-      0,
-      'POST',
-      '/meta/templates/',
-      {
-        name: 'scale_hello',
-        language: 'en_US',
-        category: 'UTILITY',
-        components: [{ type: 'BODY', text: 'Hi {{1}}.' }],
-        dynamic_variables: { body_variable: { '1': 'name' } },
-      },
-      headers,
-    );
     // Approved by the sandbox's review webhook, which reaches an API through the proxy.
-    const approvedBy = Date.now() + 20_000;
-    while (
-      (await pool.query('select status from templates where id = $1', [template.id])).rows[0].status !==
-      'APPROVED'
-    ) {
-      if (Date.now() > approvedBy) throw new Error('the template was not approved within 20 s');
-      await sleep(50);
-    }
+    const templateId = await createApprovedTemplate(through(0), headers, {
+      ...DEFAULT_TEMPLATE,
+      name: 'scale_hello',
+    });
 
     const cpuBefore = workers.map((worker) => cpuSeconds(worker.pid));
     const othersBefore = [...apis, sandboxProcess].map((proc) => cpuSeconds(proc.pid));
@@ -211,7 +189,7 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
         '/broadcast/create/',
         {
           name: `Scale ${i + 1}`,
-          template_id: template.id,
+          template_id: templateId,
           phone_number_id: numberIds[i],
           recipients: { type: 'all', percentage: 100 },
         },

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test-support/database-server';
-import type { TestApp } from '../../../../test-support/test-app';
-import { startTestAppOnDatabase } from '../../../../test-support/test-app-on-database';
+import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { signedInUser } from '../features/auth/auth-test-helpers';
 import { startWorker, type Worker } from '../jobs/worker';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable';
@@ -81,7 +80,7 @@ beforeAll(async () => {
   port = await freePort();
   cluster = await startCluster();
   await migrate(cluster.url);
-  t = await startTestAppOnDatabase(cluster.url);
+  t = await startTestApp({}, { database: { url: cluster.url } });
   const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
   await sandbox('/__sandbox/config', {
     webhook_url: `${address}/webhooks/whatsapp`,

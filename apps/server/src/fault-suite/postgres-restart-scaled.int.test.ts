@@ -5,8 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test-support/database-server';
-import type { TestApp } from '../../../../test-support/test-app';
-import { startTestAppOnDatabase } from '../../../../test-support/test-app-on-database';
+import { startTestApp, type TestApp } from '../../../../test-support/test-app';
 import { buildApp } from '../app';
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../db/embedded-postgres';
 import { migrate } from '../db/migrate';
@@ -76,7 +75,7 @@ beforeAll(async () => {
   port = await freePort();
   cluster = await startCluster();
   await migrate(cluster.url);
-  t = await startTestAppOnDatabase(cluster.url);
+  t = await startTestApp({}, { database: { url: cluster.url } });
   const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
   // The second API: the same app on a pool of its own, as a second `herald serve` behind the proxy.
   const pool = createPool(cluster.url, 5, () => undefined);

@@ -1,23 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  makeBusiness,
+  sandboxBusiness,
+  type SandboxBusiness,
+  signUpPayload,
+} from '../../../../../test-support/business';
 import type { TestApp } from '../../../../../test-support/test-app';
 
-export interface SandboxBusiness {
-  waba_id: string;
-  phone_number_id: string;
-  business_id: string;
-  code: string;
-}
-
-/** A business that finished Embedded Signup at the sandbox: its ids and a fresh one-time code. */
-export async function sandboxBusiness(sandboxUrl: string, name = 'Acme Shop'): Promise<SandboxBusiness> {
-  const response = await fetch(`${sandboxUrl}/__sandbox/wabas`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ business_name: name }),
-  });
-  if (response.status !== 201) throw new Error(`sandbox answered ${response.status}`);
-  return (await response.json()) as SandboxBusiness;
-}
+// The business itself is made by test-support/business.ts, the one way for every suite; what stays here are
+// the raw sign-up and login requests that the auth tests examine answer by answer.
+export { sandboxBusiness, type SandboxBusiness };
 
 export async function sandboxState(sandboxUrl: string) {
   const response = await fetch(`${sandboxUrl}/__sandbox/state`);
@@ -36,15 +28,7 @@ export function signUp(
   return app.inject({
     method: 'POST',
     url: '/api/auth/facebook/callback/',
-    payload: {
-      code: business.code,
-      waba_id: business.waba_id,
-      phone_number_id: business.phone_number_id,
-      account_data: { waba_id: business.waba_id, phone_number_id: business.phone_number_id },
-      email: 'owner@acme.test',
-      password: 'correct horse',
-      ...fields,
-    },
+    payload: signUpPayload(business, fields),
   });
 }
 
@@ -59,10 +43,6 @@ export function login(app: FastifyInstance, username: string, password: string, 
 
 /** Signs a new user up with a new sandbox business and signs them in. */
 export async function signedInUser(testApp: TestApp, email: string, businessName = 'Acme Shop') {
-  const business = await sandboxBusiness(testApp.sandboxUrl, businessName);
-  const signup = await signUp(testApp.app, business, { email });
-  if (signup.statusCode !== 200) throw new Error(`sign-up failed: ${signup.body}`);
-  const session = await login(testApp.app, email, 'correct horse');
-  const body = session.json() as { accessToken: string; refreshToken: string };
-  return { business, accessToken: body.accessToken, refreshToken: body.refreshToken };
+  const { business, accessToken, refreshToken } = await makeBusiness(testApp, { email, businessName });
+  return { business, accessToken, refreshToken };
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedTestApp } from '../../../../../test-support/embedded-test-app';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { postSignedWebhook } from '../webhooks/webhook-test-helpers';
@@ -168,7 +167,7 @@ describe("status webhooks and the sender's results for the same rows, at the sam
   describe('on the PostgreSQL 18 cluster that npm start embeds', () => {
     let setup: Setup;
     beforeAll(async () => {
-      setup = await business(await startEmbeddedTestApp());
+      setup = await business(await startTestApp({}, { database: 'embedded' }));
     }, 120_000);
     afterAll(() => setup?.t.close());
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmbeddedTestApp } from '../../../../../test-support/embedded-test-app';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { createWebhookProcessor } from '../webhooks/create-webhook-processor';
@@ -195,4 +194,4 @@ function lockingRounds(database: string, start: () => Promise<TestApp>) {
 }
 
 lockingRounds("the suite's database server", () => startTestApp());
-lockingRounds('the PostgreSQL 18 cluster npm start embeds', startEmbeddedTestApp);
+lockingRounds('the PostgreSQL 18 cluster npm start embeds', () => startTestApp({}, { database: 'embedded' }));
