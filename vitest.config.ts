@@ -15,7 +15,7 @@ const ALONE_INTEGRATION_FILES = [
   'apps/server/src/supervisor/**/*.int.test.ts',
   'apps/server/src/scale-out/**/*.int.test.ts',
   'apps/server/src/db/database-restart.int.test.ts',
-  'apps/server/src/features/broadcasts/worker-crash.int.test.ts',
+  'apps/server/src/features/broadcasts/sending/worker-crash.int.test.ts',
 ];
 const INTEGRATION_OPTIONS = {
   environment: 'node' as const,

@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { migrate } from '../apps/server/src/db/migrate';
 import { createPool } from '../apps/server/src/db/pool';
-import { estimateAudience } from '../apps/server/src/features/broadcasts/broadcast-estimate';
+import { estimateAudience } from '../apps/server/src/features/broadcasts/audience/broadcast-estimate';
 import { PricingService } from '../apps/server/src/features/pricing/pricing-service';
 import { loadRateCard } from '../apps/server/src/features/pricing/rate-card';
 import { createScratchDatabase } from '../test-support/database-server';

@@ -1,4 +1,4 @@
-import { findAllRowsBehind } from '../apps/server/src/features/broadcasts/status-repair';
+import { findAllRowsBehind } from '../apps/server/src/features/broadcasts/statuses/status-repair';
 import type { Pool } from '../apps/server/src/db/pool';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
-import { DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './features/broadcasts/broadcast-completion';
+import { DEFAULT_OUTCOME_TIMEOUT_SECONDS } from './features/broadcasts/sending/broadcast-completion';
 
 describe('loadConfig', () => {
   it('fills defaults for an empty environment', () => {

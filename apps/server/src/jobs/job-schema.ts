@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import { STATUS_REPAIR_QUEUE } from '../features/broadcasts/status-repair';
+import { STATUS_REPAIR_QUEUE } from '../features/broadcasts/statuses/status-repair';
 import { BROADCAST_MAIL_QUEUE } from '../features/notifications/broadcast-mail';
 import { RETENTION_QUEUE } from '../features/retention/data-retention';
 import { HEARTBEAT_QUEUE } from './heartbeat';

@@ -1,15 +1,15 @@
 import { hostname } from 'node:os';
 import PgBoss from 'pg-boss';
-import { BroadcastEngine } from '../features/broadcasts/broadcast-engine';
+import { BroadcastEngine } from '../features/broadcasts/sending/broadcast-engine';
 import { BROADCASTS_DUE_CHANNEL } from '../features/broadcasts/broadcasts-service';
-import { startEngineLoop } from '../features/broadcasts/engine-loop';
-import { MessageSender } from '../features/broadcasts/message-sender';
+import { startEngineLoop } from '../features/broadcasts/sending/engine-loop';
+import { MessageSender } from '../features/broadcasts/sending/message-sender';
 import {
   newestEventId,
   runStatusRepair,
   STATUS_REPAIR_CRON,
   STATUS_REPAIR_QUEUE,
-} from '../features/broadcasts/status-repair';
+} from '../features/broadcasts/statuses/status-repair';
 import { loadRateCard } from '../features/pricing/rate-card';
 import {
   BroadcastMailer,

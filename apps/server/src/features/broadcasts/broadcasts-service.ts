@@ -19,13 +19,13 @@ import {
   findTemplate,
   requestAudience,
   sendingNumber,
-} from './broadcast-estimate';
-import { historyCsv, reportCsv } from './broadcast-export';
-import { listBroadcasts } from './broadcast-list';
-import { readBroadcastReport } from './broadcast-report';
+} from './audience/broadcast-estimate';
+import { historyCsv, reportCsv } from './report/broadcast-export';
+import { listBroadcasts } from './report/broadcast-list';
+import { readBroadcastReport } from './report/broadcast-report';
 import { cancelQueued } from './message-rows';
-import { applyResumeSpendCap } from './spend-cap-resume';
-import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './template-pause';
+import { applyResumeSpendCap } from './cost/spend-cap-resume';
+import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './sending/template-pause';
 
 export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
 

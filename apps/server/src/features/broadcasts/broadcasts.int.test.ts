@@ -5,9 +5,9 @@ import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { PNG, templateMultipart } from '../templates/templates-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
-import { BroadcastEngine } from './broadcast-engine';
-import { MessageSender } from './message-sender';
-import { claimBatch } from './sender-batch';
+import { BroadcastEngine } from './sending/broadcast-engine';
+import { MessageSender } from './sending/message-sender';
+import { claimBatch } from './sending/sender-batch';
 import { freshBroadcastRow } from './broadcast-test-helpers';
 
 let t: TestApp;

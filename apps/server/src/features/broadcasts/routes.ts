@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageUrl } from '../../page-url';
 import type { BroadcastsService } from './broadcasts-service';
-import { sendCsv } from './send-csv';
+import { sendCsv } from './report/send-csv';
 
 /** The broadcast calls, inside the business (X-WABA-ID) scope. */
 export function broadcastsRoutes(broadcasts: BroadcastsService): FastifyPluginAsyncZod {

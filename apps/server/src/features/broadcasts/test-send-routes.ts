@@ -6,8 +6,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Pool } from '../../db/pool';
 import type { SecretBox } from '../../security/secret-box';
-import { MessageSender } from './message-sender';
-import { TestSendService } from './test-send';
+import { MessageSender } from './sending/message-sender';
+import { TestSendService } from './sending/test-send';
 
 /**
  * POST /broadcast/test/ inside the business (X-WABA-ID) scope. The plugin owns its Cloud API client (a few

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { BroadcastEngine } from '../broadcasts/broadcast-engine';
-import { MessageSender } from '../broadcasts/message-sender';
+import { BroadcastEngine } from '../broadcasts/sending/broadcast-engine';
+import { MessageSender } from '../broadcasts/sending/message-sender';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 
 /**

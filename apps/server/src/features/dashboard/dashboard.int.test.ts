@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DashboardHeaderResponse, DashboardResponse } from '@herald/contracts';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { settleMessages } from '../broadcasts/message-settle';
+import { settleMessages } from '../broadcasts/sending/message-settle';
 import { multipart } from '../contacts/contacts-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
 import { forgetActiveContacts, waitForPastRanges } from './active-contacts';

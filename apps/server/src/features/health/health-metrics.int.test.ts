@@ -8,7 +8,7 @@ import { createTestDatabase } from '../../../../../test-support/test-database';
 import { buildApp } from '../../app';
 import { ensureAppRole } from '../../db/app-role';
 import { createPool } from '../../db/pool';
-import { settleMessages } from '../broadcasts/message-settle';
+import { settleMessages } from '../broadcasts/sending/message-settle';
 import { contactsUser, importCsv } from '../contacts/contacts-test-helpers';
 
 let t: TestApp;

@@ -3,8 +3,8 @@ import type { BroadcastReport, DashboardHeaderResponse } from '@herald/contracts
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { BroadcastEngine } from '../broadcasts/broadcast-engine';
-import { MessageSender } from '../broadcasts/message-sender';
+import { BroadcastEngine } from '../broadcasts/sending/broadcast-engine';
+import { MessageSender } from '../broadcasts/sending/message-sender';
 
 /**
  * Against the sandbox over HTTP: a broadcast is sent and delivered, recipients reply through the

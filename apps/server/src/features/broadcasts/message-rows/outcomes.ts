@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../../db/pool';
-import { linkSql, replyParams, type NewInbound, type ReplyTarget } from '../reply-links';
+import { linkSql, replyParams, type NewInbound, type ReplyTarget } from '../statuses/reply-links';
 import { inLocked, LIMITED_RETRY_DELAY, LOCKED, onLocked } from './locks';
 import {
   LIMITED_CODES,

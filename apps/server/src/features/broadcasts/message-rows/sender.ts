@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../../db/pool';
-import type { ContactValues } from '../render-message';
+import type { ContactValues } from '../sending/render-message';
 import { inLocked, LIMITED_RETRY_DELAY, LOCKED, onLocked } from './locks';
 
 /** One claimed message row, with what rendering it needs. */

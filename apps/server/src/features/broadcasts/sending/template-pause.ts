@@ -1,0 +1,118 @@
+import { META_ERROR } from '@herald/contracts';
+import type { PoolClient } from 'pg';
+import type { Pool } from '../../../db/pool';
+import { withTransaction } from '../../../db/transaction';
+import { lockBroadcasts } from '../report/broadcast-counts';
+
+/** NOTIFY'd with a broadcast id when it stops sending, so a sender's batch in flight stops too (send-gate.ts). */
+export const BROADCASTS_HALTED_CHANNEL = 'herald_broadcasts_halted';
+
+/** A send Meta refused because the template is paused (132015) or disabled (132016): nothing was sent. */
+export interface TemplatePausedResult {
+  id: number;
+  state: 'template_paused';
+  broadcastId: number;
+  code: number;
+  /** Meta's words for it (error_data.details, else the message without its "(#132015)"). */
+  why: string;
+}
+
+/** A template status webhook that pauses broadcasts, as collected by its event for the batch's end. */
+export interface TemplatePause {
+  wabaId: string;
+  metaTemplateId: string;
+  verb: 'paused' | 'disabled';
+  why: string | null;
+}
+
+/** The history's reason, e.g. "WhatsApp paused the template summer_sale: Your template's quality is low". */
+export function templatePauseReason(verb: 'paused' | 'disabled', templateName: string, why: string | null) {
+  return `WhatsApp ${verb} the template ${templateName}${why ? `: ${why}` : ''}`;
+}
+
+/** The broadcasts the collected pauses stop, with their reasons. A plain read: the caller locks them next. */
+export async function broadcastsToPause(
+  client: PoolClient,
+  pauses: TemplatePause[],
+): Promise<Array<{ id: number; reason: string }>> {
+  if (pauses.length === 0) return [];
+  const { rows } = await client.query<{ id: number; template_name: string; i: number }>(
+    `select b.id::int, b.template_name, p.i::int
+       from unnest($1::text[], $2::text[]) with ordinality as p(waba_id, meta_template_id, i)
+       join waba_accounts w on w.waba_id = p.waba_id
+       join templates t on t.waba_account_id = w.id and t.meta_template_id = p.meta_template_id
+       join broadcasts b on b.template_id = t.id and b.waba_account_id = w.id
+      where b.status in ('sending', 'paused')`,
+    [pauses.map((p) => p.wabaId), pauses.map((p) => p.metaTemplateId)],
+  );
+  const byId = new Map<number, string>();
+  for (const row of rows) {
+    const pause = pauses[row.i - 1]!;
+    byId.set(row.id, templatePauseReason(pause.verb, row.template_name, pause.why));
+  }
+  return [...byId].map(([id, reason]) => ({ id, reason }));
+}
+
+/**
+ * Pauses broadcasts whose rows this transaction has locked (lockBroadcasts), with their reasons, and tells
+ * every sender (NOTIFY, delivered at commit) so a batch in flight sends nothing more for them.
+ */
+export async function pauseLockedBroadcasts(
+  client: PoolClient,
+  pauses: Array<{ id: number; reason: string }>,
+  from: readonly string[] = ['sending', 'paused'],
+): Promise<number[]> {
+  if (pauses.length === 0) return [];
+  const { rows } = await client.query<{ id: number }>(
+    `update broadcasts b set status = 'paused', status_reason = x.reason
+       from unnest($1::bigint[], $2::text[]) as x(id, reason)
+      where b.id = x.id and b.status = any($3::text[])
+      returning b.id::int`,
+    [pauses.map((p) => p.id), pauses.map((p) => p.reason), from],
+  );
+  const ids = rows.map((r) => r.id);
+  if (ids.length > 0) {
+    await client.query(`select pg_notify($1, id::text) from unnest($2::bigint[]) as id`, [
+      BROADCASTS_HALTED_CHANNEL,
+      ids,
+    ]);
+  }
+  return ids;
+}
+
+/** Sends answered 132015/132016: their broadcasts pause (if still sending) with Meta's reason. */
+export async function pauseForTemplateAnswers(pool: Pool, results: TemplatePausedResult[]): Promise<void> {
+  const first = new Map<number, TemplatePausedResult>();
+  for (const result of results) if (!first.has(result.broadcastId)) first.set(result.broadcastId, result);
+  const ids = [...first.keys()];
+  await withTransaction(pool, async (client) => {
+    await lockBroadcasts(client, ids);
+    const { rows } = await client.query<{ id: number; template_name: string }>(
+      'select id::int, template_name from broadcasts where id = any($1::bigint[])',
+      [ids],
+    );
+    const pauses = rows.map((row) => {
+      const result = first.get(row.id)!;
+      const verb = result.code === META_ERROR.templateDisabled ? 'disabled' : 'paused';
+      return { id: row.id, reason: templatePauseReason(verb, row.template_name, result.why) };
+    });
+    await pauseLockedBroadcasts(client, pauses, ['sending']);
+  });
+}
+
+/**
+ * Why a paused broadcast may not resume yet: its template is still PAUSED or DISABLED in Herald's copy (the
+ * status webhooks keep it). Null when it may. Scoped by the broadcast's own account.
+ */
+export async function resumeBlockedBy(client: PoolClient, broadcastId: number): Promise<string | null> {
+  const { rows } = await client.query<{ name: string; status: string }>(
+    `select t.name, t.status from broadcasts b join templates t on t.id = b.template_id and t.waba_account_id = b.waba_account_id
+      where b.id = $1`,
+    [broadcastId],
+  );
+  const template = rows[0];
+  if (!template || (template.status !== 'PAUSED' && template.status !== 'DISABLED')) return null;
+  return template.status === 'PAUSED'
+    ? `WhatsApp paused the template ${template.name}: this broadcast can be resumed once WhatsApp reinstates it`
+    : `WhatsApp disabled the template ${template.name} for good: this broadcast cannot be resumed; send a new one with another template`;
+}

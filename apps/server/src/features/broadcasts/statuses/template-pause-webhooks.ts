@@ -1,0 +1,31 @@
+import type { WebhookHandler } from '../../webhooks';
+import { broadcastWrites } from './message-status-webhooks';
+
+/** The template events that stop its broadcasts; REINSTATED or APPROVED leave them paused (decision 029). */
+const VERB_OF_EVENT: Record<string, 'paused' | 'disabled'> = { PAUSED: 'paused', DISABLED: 'disabled' };
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
+/**
+ * `message_template_status_update` with event PAUSED or DISABLED: every sending or paused broadcast of that
+ * account using the template pauses with the reason. Only collected here; applied at the batch's end with the
+ * status webhooks, under the one lock order (broadcast rows, then message rows, each by id; decision 022).
+ * A scheduled broadcast is left alone: when it is due, its first send answers 132015 and pauses it (decision 029).
+ */
+export const collectTemplatePause: WebhookHandler = async (_client, change, batch) => {
+  const update = change.value as {
+    event?: unknown;
+    message_template_id?: unknown;
+    reason?: unknown;
+    other_info?: { title?: unknown; description?: unknown };
+  };
+  const verb = VERB_OF_EVENT[String(update?.event)];
+  const id = update?.message_template_id;
+  if (!verb || (typeof id !== 'string' && typeof id !== 'number')) return;
+  const reason = text(update.reason);
+  const why =
+    text(update.other_info?.description) ??
+    text(update.other_info?.title) ??
+    (reason && reason !== 'NONE' ? reason : null);
+  broadcastWrites(batch).pauses.push({ wabaId: change.wabaId, metaTemplateId: String(id), verb, why });
+};
