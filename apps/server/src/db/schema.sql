@@ -432,6 +432,13 @@ CREATE TABLE templates (
     media_id bigint,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    status_before_archive text,
+    locked boolean DEFAULT false NOT NULL,
+    flagged_at timestamp with time zone,
+    rejection_detail text,
+    rejection_recommendation text,
+    pending_category text,
+    pending_category_at timestamp with time zone,
     CONSTRAINT templates_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT templates_meta_template_id_key UNIQUE (waba_account_id, meta_template_id),
     CONSTRAINT templates_waba_account_id_name_language_key UNIQUE (waba_account_id, name, language),
@@ -462,6 +469,7 @@ CREATE TABLE waba_accounts (
     business_id text,
     business_token_encrypted text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    template_limit_exceeded_at timestamp with time zone,
     CONSTRAINT waba_accounts_pkey PRIMARY KEY (id),
     CONSTRAINT waba_accounts_waba_id_key UNIQUE (waba_id),
     CONSTRAINT waba_accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
@@ -905,7 +913,7 @@ CREATE OR REPLACE FUNCTION public.templates_status_event()
  LANGUAGE plpgsql
 AS $function$
 begin
-  if new.status in ('APPROVED', 'REJECTED', 'PAUSED', 'DISABLED') then
+  if new.status in ('APPROVED', 'REJECTED', 'PAUSED', 'DISABLED') and old.status <> 'ARCHIVED' then
     insert into account_events (waba_account_id, kind, subject_id, title, detail)
     values (new.waba_account_id, 'template_' || lower(new.status), new.id, new.name,
             coalesce(new.rejected_reason, ''));

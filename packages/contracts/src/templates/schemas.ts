@@ -113,6 +113,30 @@ export const TemplateListQuerySchema = z.object({
 /** Quality as Meta reports it; `date` in epoch seconds. 'UNKNOWN' or null shows 'Unknown'. */
 export const TemplateQualityScoreSchema = z.object({ score: z.string(), date: z.number().nullable() });
 
+/** REJECTED's `rejection_info` from Meta: what is wrong and what to change; either may be missing. */
+export const TemplateRejectionInfoSchema = z.object({
+  reason: z.string().nullable(),
+  recommendation: z.string().nullable(),
+});
+
+/** A category change Meta has announced but not yet made; `effective_at` ISO 8601, null when Meta gave no date. */
+export const TemplatePendingCategorySchema = z.object({
+  category: z.string(),
+  effective_at: z.string().nullable(),
+});
+
+/**
+ * What Meta's lifecycle webhooks said of a template beside its status: the rejection's explanation, a lock
+ * (still sendable, not editable), a quality warning (FLAGGED, ISO 8601) and a coming category.
+ * Optional so that a client built before them still reads.
+ */
+const TemplateLifecycleFields = {
+  rejection_info: TemplateRejectionInfoSchema.nullable().optional(),
+  locked: z.boolean().optional(),
+  flagged_at: z.string().nullable().optional(),
+  pending_category: TemplatePendingCategorySchema.nullable().optional(),
+};
+
 /**
  * Template (list item). `template_id` is Meta's id, null for a DRAFT never sent. Category and status
  * are strings (see TEMPLATE_CATEGORIES, TEMPLATE_STATUSES) so a value Meta adds later is passed through.
@@ -129,6 +153,7 @@ export const TemplateListItemSchema = z
     /** ISO 8601. */
     last_updated_time: z.string(),
     quality_score: TemplateQualityScoreSchema.nullable(),
+    ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateListItem' });
 
@@ -139,6 +164,8 @@ export const TemplateListResponseSchema = z
     next: z.string().nullable(),
     previous: z.string().nullable(),
     results: z.array(TemplateListItemSchema),
+    /** When Meta last said the account reached its template limit (LIMIT_EXCEEDED); null when never. */
+    template_limit_exceeded_at: z.string().nullable().optional(),
   })
   .meta({ id: 'TemplateList' });
 
@@ -163,6 +190,7 @@ export const TemplateDetailSchema = z
     template_id: z.string().nullable().optional(),
     status: z.string().optional(),
     rejected_reason: z.string().nullable().optional(),
+    ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateDetail' });
 
@@ -188,3 +216,5 @@ export type TemplateListItem = z.infer<typeof TemplateListItemSchema>;
 export type TemplateListResponse = z.infer<typeof TemplateListResponseSchema>;
 export type TemplateDetail = z.infer<typeof TemplateDetailSchema>;
 export type TemplateDeleteRequest = z.infer<typeof TemplateDeleteRequestSchema>;
+export type TemplateRejectionInfo = z.infer<typeof TemplateRejectionInfoSchema>;
+export type TemplatePendingCategory = z.infer<typeof TemplatePendingCategorySchema>;

@@ -159,10 +159,10 @@ export function templatesRoutes(templates: TemplatesService): FastifyPluginAsync
         schema: {
           tags: ['templates'],
           summary:
-            'Edit a template here and at Meta (Meta allows edits of APPROVED, REJECTED or PAUSED ones)',
+            'Edit a template here and at Meta (Meta allows edits of APPROVED, REJECTED or PAUSED ones; 409 when Meta has locked it)',
           params: IdParamsSchema,
           consumes: ['multipart/form-data', 'application/json'],
-          response: { 200: TemplateListItemSchema, ...errors },
+          response: { 200: TemplateListItemSchema, 409: ErrorResponseSchema, ...errors },
         },
       },
       async (request) => {

@@ -18,10 +18,17 @@ export interface TemplateRow {
   dynamic_variables: Record<string, unknown>;
   media_id: number | null;
   updated_at: Date;
+  rejection_detail: string | null;
+  rejection_recommendation: string | null;
+  locked: boolean;
+  flagged_at: Date | null;
+  pending_category: string | null;
+  pending_category_at: Date | null;
 }
 
 const COLUMNS = `id::int, meta_template_id, name, language, category, status, rejected_reason, quality_score,
-  quality_score_date, components, static_variables, dynamic_variables, media_id::int, updated_at`;
+  quality_score_date, components, static_variables, dynamic_variables, media_id::int, updated_at,
+  rejection_detail, rejection_recommendation, locked, flagged_at, pending_category, pending_category_at`;
 
 export type TemplateSort = 'latest' | 'oldest' | 'name';
 
@@ -127,7 +134,7 @@ export async function updateTemplate(
   await db.query(
     `update templates set name = $3, language = $4, category = $5, status = $6, meta_template_id = $7,
             components = $8, static_variables = $9, dynamic_variables = $10, media_id = coalesce($11, media_id),
-            rejected_reason = null, updated_at = now()
+            rejected_reason = null, rejection_detail = null, rejection_recommendation = null, updated_at = now()
       where waba_account_id = $1 and id = $2`,
     [
       wabaAccountId,
@@ -143,6 +150,15 @@ export async function updateTemplate(
       t.mediaId,
     ],
   );
+}
+
+/** When Meta last said the account reached its template limit (LIMIT_EXCEEDED), if it ever did. */
+export async function templateLimitExceededAt(db: Queryable, wabaAccountId: number): Promise<Date | null> {
+  const { rows } = await db.query<{ at: Date | null }>(
+    'select template_limit_exceeded_at as at from waba_accounts where id = $1',
+    [wabaAccountId],
+  );
+  return rows[0]?.at ?? null;
 }
 
 export async function deleteTemplate(db: Queryable, wabaAccountId: number, id: number): Promise<void> {

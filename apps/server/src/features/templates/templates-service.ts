@@ -4,7 +4,6 @@ import {
   TemplatePayloadSchema,
   validateTemplatePayload,
   type TemplateDetail,
-  type TemplateListItem,
   type TemplateListQuery,
   type TemplatePayload,
   META_ERROR,
@@ -17,6 +16,7 @@ import type { SecretBox } from '../../security/secret-box';
 import type { OwnedWaba } from '../../owned-waba';
 import { readAccountSettings } from '../settings/index';
 import { mediaHeaderFormat, toMetaTemplate } from './meta-template';
+import { lifecycleOf, toListItem } from './template-view';
 import {
   deleteTemplate,
   findMedia,
@@ -25,6 +25,7 @@ import {
   insertMedia,
   insertTemplate,
   listTemplates,
+  templateLimitExceededAt,
   type TemplateRow,
   updateTemplate,
 } from './templates-repo';
@@ -52,36 +53,20 @@ function withDefaultLanguage(raw: unknown, language: string): unknown {
   return (raw as { language?: unknown }).language === undefined ? { ...raw, language } : raw;
 }
 
-function toListItem(row: TemplateRow): TemplateListItem {
-  return {
-    id: row.id,
-    template_id: row.meta_template_id,
-    template_name: row.name,
-    category: row.category,
-    language_code: row.language,
-    status: row.status,
-    rejected_reason: row.rejected_reason,
-    last_updated_time: row.updated_at.toISOString(),
-    quality_score: row.quality_score
-      ? {
-          score: row.quality_score,
-          date: row.quality_score_date ? Math.floor(row.quality_score_date.getTime() / 1000) : null,
-        }
-      : null,
-  };
-}
-
 /** Message templates: local rows mirrored at the Cloud API, their media, and Meta's review. */
 export class TemplatesService {
   constructor(private readonly deps: { pool: Pool; graph: GraphClient; secrets: SecretBox }) {}
 
   async list(waba: OwnedWaba, query: TemplateListQuery, pageUrl: (page: number) => string) {
-    const { count, rows } = await listTemplates(this.deps.pool, waba.id, {
-      page: query.page,
-      pageSize: query.page_size,
-      search: query.search,
-      sort: query.sort,
-    });
+    const [{ count, rows }, limitExceededAt] = await Promise.all([
+      listTemplates(this.deps.pool, waba.id, {
+        page: query.page,
+        pageSize: query.page_size,
+        search: query.search,
+        sort: query.sort,
+      }),
+      templateLimitExceededAt(this.deps.pool, waba.id),
+    ]);
     const lastPage = Math.max(1, Math.ceil(count / query.page_size));
     return {
       count,
@@ -89,6 +74,7 @@ export class TemplatesService {
       next: query.page < lastPage ? pageUrl(query.page + 1) : null,
       previous: query.page > 1 ? pageUrl(Math.min(query.page - 1, lastPage)) : null,
       results: rows.map(toListItem),
+      template_limit_exceeded_at: limitExceededAt?.toISOString() ?? null,
     };
   }
 
@@ -114,6 +100,7 @@ export class TemplatesService {
       },
       static_variables: row.static_variables as TemplateDetail['static_variables'],
       media_url: row.media_id ? `/meta/templates/media/${row.media_id}/` : null,
+      ...lifecycleOf(row),
     };
   }
 
@@ -150,6 +137,9 @@ export class TemplatesService {
 
   async update(waba: OwnedWaba, id: number, rawPayload: unknown, file: UploadedFile | null) {
     const existing = await this.require(waba, id);
+    // Meta keeps sending a locked template but refuses any edit of it.
+    if (existing.locked)
+      throw HttpError.field(409, 'status', 'This template is locked by Meta and cannot be edited');
     const payload = this.validate(rawPayload, { hasHeaderFile: file !== null || existing.media_id !== null });
     const media = this.checkMedia(payload, file);
     let status = existing.status;

@@ -3,7 +3,11 @@ import { applyMessageStatuses, collectTemplatePause } from '../broadcasts/index'
 import { applyOptOuts } from '../contacts/index';
 import { storeInboundMessages } from '../replies/index';
 import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/index';
-import { applyTemplateQualityUpdate, applyTemplateStatusUpdate } from '../templates/index';
+import {
+  applyTemplateCategoryUpdate,
+  applyTemplateQualityUpdate,
+  applyTemplateStatusUpdate,
+} from '../templates/index';
 import { WebhookProcessor } from './webhook-processor';
 
 /**
@@ -19,6 +23,7 @@ export function createWebhookProcessor(
   // After the template's own status: a PAUSED or DISABLED template pauses its broadcasts (decision 029).
   processor.on('message_template_status_update', collectTemplatePause);
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
+  processor.on('template_category_update', applyTemplateCategoryUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);
   // Every customer message is kept and linked to the broadcast message it answers.

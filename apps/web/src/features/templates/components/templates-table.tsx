@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { TemplateListItem } from '@herald/contracts';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { PencilIcon, TrashIcon } from '../../../components/icons';
+import { TemplateLifecycleNotes, TemplateRejection } from './template-lifecycle-notes';
 import { TemplateStatusBadge } from './template-status-badge';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -50,22 +51,17 @@ const COLUMNS: readonly Column[] = [
   {
     header: 'Status',
     cell: (item, actions) => (
-      <TemplateStatusBadge
-        status={item.status}
-        submitting={actions.submittingId === item.id}
-        onSubmit={() => actions.onSubmit(item)}
-      />
+      <>
+        <TemplateStatusBadge
+          status={item.status}
+          submitting={actions.submittingId === item.id}
+          onSubmit={() => actions.onSubmit(item)}
+        />
+        <TemplateLifecycleNotes item={item} />
+      </>
     ),
   },
-  {
-    header: 'Rejected Reason',
-    cell: (item) =>
-      item.rejected_reason && item.rejected_reason !== 'NONE' ? (
-        <span className="text-red-700">{item.rejected_reason}</span>
-      ) : (
-        '—'
-      ),
-  },
+  { header: 'Rejected Reason', cell: (item) => <TemplateRejection item={item} /> },
   { header: 'Last Updated Time', cell: (item) => formatTime(item.last_updated_time) },
   { header: 'Quality Score', cell: quality },
   {
