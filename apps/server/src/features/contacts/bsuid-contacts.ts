@@ -132,7 +132,12 @@ export async function applyUserIdChanges(
   );
 }
 
-/** The old and new BSUIDs of each `user_changed_user_id` system message of a `messages` change. */
+/**
+ * The old and new BSUIDs of each `user_changed_user_id` system message of a `messages` change. Meta's 2026
+ * changelog names them `system.previous_user_id` and `system.user_id`; the shape Herald read first (decision 050:
+ * the old id in the message's `from_user_id`) is still accepted. `previous_user_id` wins when both are present,
+ * as `from_user_id` may then already be the new id.
+ */
 export function userIdChangesOf(value: unknown): Array<{ from: string; to: string }> {
   const messages = ((value ?? {}) as { messages?: unknown[] }).messages;
   const changes: Array<{ from: string; to: string }> = [];
@@ -140,11 +145,31 @@ export function userIdChangesOf(value: unknown): Array<{ from: string; to: strin
     const m = raw as {
       type?: unknown;
       from_user_id?: unknown;
-      system?: { type?: unknown; user_id?: unknown };
+      previous_user_id?: unknown;
+      system?: { type?: unknown; user_id?: unknown; previous_user_id?: unknown };
     };
     if (m?.type !== 'system' || m.system?.type !== 'user_changed_user_id') continue;
-    if (isBsuid(m.from_user_id) && isBsuid(m.system.user_id) && m.from_user_id !== m.system.user_id)
-      changes.push({ from: m.from_user_id, to: m.system.user_id });
+    const from = [m.system.previous_user_id, m.previous_user_id, m.from_user_id].find(isBsuid);
+    const to = m.system.user_id;
+    if (from !== undefined && isBsuid(to) && from !== to) changes.push({ from, to });
   }
   return changes;
+}
+
+/**
+ * Who sent an inbound message: `from` and `from_user_id`; when it carries neither, the one person its change's
+ * `contacts[]` names (Meta lists the sender there, and a user who hides their number may come with `user_id`
+ * only). With several people in `contacts[]` nothing is guessed.
+ */
+export function senderIdsOf(
+  message: { from?: unknown; from_user_id?: unknown },
+  contacts: unknown,
+): { number: string | null; bsuid: string | null } {
+  const number = e164(message?.from);
+  const bsuid = isBsuid(message?.from_user_id) ? message.from_user_id : null;
+  if (number !== null || bsuid !== null) return { number, bsuid };
+  const listed = Array.isArray(contacts) ? (contacts as NonNullable<RawValue['contacts']>) : [];
+  if (listed.length !== 1) return { number: null, bsuid: null };
+  const only = listed[0];
+  return { number: e164(only?.wa_id), bsuid: isBsuid(only?.user_id) ? only.user_id : null };
 }

@@ -7,23 +7,42 @@ import {
   isBsuid,
   peopleOf,
   recordPeople,
+  senderIdsOf,
   userIdChangesOf,
   type WebhookPerson,
 } from './bsuid-contacts';
+import { applyNumberChanges, numberChangesOf } from './number-changes';
 
 /** Replies that stop marketing messages, and the ones that start them again (trimmed, any case). */
 const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop promotions']);
 const START_WORDS = new Set(['start', 'subscribe']);
 
+/**
+ * The words of a reply, whatever its kind: typed text, a quick-reply button's payload and label, and an
+ * interactive reply's button or list row (its title and its id, which a business may set to the word itself).
+ */
 function wordsOf(message: InboundMessage): string[] {
-  const words = [message.text?.body, message.button?.payload, message.button?.text];
+  const interactive = (message as { interactive?: InteractiveReply }).interactive;
+  const words: unknown[] = [
+    message.text?.body,
+    message.button?.payload,
+    message.button?.text,
+    interactive?.button_reply?.title,
+    interactive?.button_reply?.id,
+    interactive?.list_reply?.title,
+    interactive?.list_reply?.id,
+  ];
   return words.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase());
 }
 
+interface InteractiveReply {
+  button_reply?: { id?: unknown; title?: unknown };
+  list_reply?: { id?: unknown; title?: unknown };
+}
+
 /** Who sent a message: its number and/or BSUID, with the username and name the change's `contacts[]` gives. */
-function senderOf(message: InboundMessage, people: WebhookPerson[]): WebhookPerson | null {
-  const number = e164(message.from);
-  const bsuid = isBsuid(message.from_user_id) ? message.from_user_id : null;
+function senderOf(message: InboundMessage, contacts: unknown, people: WebhookPerson[]): WebhookPerson | null {
+  const { number, bsuid } = senderIdsOf(message, contacts);
   if (number === null && bsuid === null) return null;
   const profile = people.find(
     (p) =>
@@ -34,22 +53,26 @@ function senderOf(message: InboundMessage, people: WebhookPerson[]): WebhookPers
 }
 
 /**
- * Opt-outs from the `messages` webhook: a person who replies STOP (typed, or a quick-reply button) or whose
- * message fails with 131050 is opted out of this account's broadcasts; replying START opts them back in. The
+ * Opt-outs from the `messages` webhook: a person who replies STOP (typed, a quick-reply button or an interactive
+ * reply) or whose message fails with 131050 is opted out of this account's broadcasts; START opts them back in. The
  * person is found by number or by BSUID (decision 050); a person known only by BSUID whom Herald has no contact
  * for becomes a contact, opted out, so later broadcasts leave them out too. Before that, what the change tells
- * of known contacts is kept (their BSUID, username, a changed BSUID). Only the account the entry names is touched.
+ * of known contacts is kept (a changed number or BSUID, their BSUID, username). Only the account the entry names
+ * is touched.
  */
 export const applyOptOuts: WebhookHandler = async (client, change) => {
   const value = change.value as MessagesValue | undefined;
   const people = peopleOf(value);
-  await recordPeople(client, change.wabaId, people);
+  // Identity changes first, so what the rest of the change says of the person lands on the moved contact.
+  await applyNumberChanges(client, change.wabaId, numberChangesOf(value));
   await applyUserIdChanges(client, change.wabaId, userIdChangesOf(value));
+  await recordPeople(client, change.wabaId, people);
   const stop = new Map<string, WebhookPerson>();
   const start = new Map<string, WebhookPerson>();
   const key = (p: WebhookPerson) => p.bsuid ?? p.number!;
+  const contacts = (value as { contacts?: unknown } | undefined)?.contacts;
   for (const message of value?.messages ?? []) {
-    const person = senderOf(message, people);
+    const person = senderOf(message, contacts, people);
     if (person === null) continue;
     const words = wordsOf(message);
     if (words.some((w) => STOP_WORDS.has(w))) stop.set(key(person), person);

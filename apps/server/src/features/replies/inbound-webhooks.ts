@@ -1,7 +1,7 @@
 import { INBOUND_KINDS, type InboundKind, PRESS_KINDS } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { broadcastWrites } from '../broadcasts/index';
-import { e164, isBsuid } from '../contacts/index';
+import { senderIdsOf } from '../contacts/index';
 import type { WebhookHandler } from '../webhooks/index';
 
 /** An inbound message as Meta documents it: only the fields Herald reads, any of them possibly absent. */
@@ -69,12 +69,14 @@ function sentAt(raw: unknown): Date {
  * (broadcasts/message-status-webhooks.ts), after the batch's statuses. STOP/START stay with opt-out-webhooks.ts.
  */
 export const storeInboundMessages: WebhookHandler = async (client, change, batch) => {
-  const messages = ((change.value as { messages?: RawInbound[] } | undefined)?.messages ?? []).filter(
-    (m) =>
-      ((typeof m?.from === 'string' && /^\d{1,20}$/.test(m.from)) || isBsuid(m?.from_user_id)) &&
-      str(m.id) !== null &&
-      m.type !== 'system',
-  );
+  const value = change.value as { messages?: RawInbound[]; contacts?: unknown } | undefined;
+  // The sender falls back to the change's one contacts[] entry when the message names none (a BSUID-only user).
+  const messages = (value?.messages ?? [])
+    .map((m) => ({ ...m, sender: senderIdsOf(m, value?.contacts) }))
+    .filter(
+      (m) =>
+        (m.sender.number !== null || m.sender.bsuid !== null) && str(m.id) !== null && m.type !== 'system',
+    );
   if (messages.length === 0) return;
   const parsed = messages.map((m) => ({ m, ...readInbound(m) }));
   const { rows } = await client.query<{
@@ -104,11 +106,11 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
     [
       change.wabaId,
       parsed.map((p) => p.m.id as string),
-      parsed.map((p) => e164(p.m.from)),
+      parsed.map((p) => p.m.sender.number),
       parsed.map((p) => p.kind),
       parsed.map((p) => p.body),
       parsed.map((p) => sentAt(p.m.timestamp)),
-      parsed.map((p) => (isBsuid(p.m.from_user_id) ? p.m.from_user_id : null)),
+      parsed.map((p) => p.m.sender.bsuid),
     ],
   );
   if (rows.length === 0) return;
