@@ -17,6 +17,9 @@ interface QualityUpdate {
 /** A quality event's effect on the number's status; other events (DOWNGRADE, UPGRADE, …) leave it. */
 const STATUS_OF_EVENT: Record<string, string> = { FLAGGED: 'FLAGGED', UNFLAGGED: 'CONNECTED' };
 
+/** Meta's `throughput.level` after a THROUGHPUT_UPGRADE (1,000 messages a second instead of 80). */
+const HIGH_THROUGHPUT = 'HIGH';
+
 /** The Herald account the entry names (entry.id is the WABA); a webhook only touches that account. */
 async function wabaAccountId(client: Parameters<WebhookHandler>[0], wabaId: string): Promise<number | null> {
   const { rows } = await client.query<{ id: number }>(
@@ -39,9 +42,25 @@ export const applyCapabilityUpdate: WebhookHandler = async (client, change) => {
 };
 
 /**
+ * The messaging limit a quality event carries, from the fields Meta defines for it. THROUGHPUT_UPGRADE's
+ * `current_limit` is TIER_UNLIMITED because the number's throughput was raised, not because the portfolio may
+ * reach unlimited users, so only `max_daily_conversations_per_business` counts there. The other events keep
+ * `current_limit` as a fallback: older payloads (before Meta removes it in 2026) carry the limit only there.
+ * Undefined when the event carries none: the stored limit is then left alone.
+ */
+function limitOfQualityEvent(update: QualityUpdate): unknown {
+  const limit =
+    update.event === 'THROUGHPUT_UPGRADE'
+      ? update.max_daily_conversations_per_business
+      : (update.max_daily_conversations_per_business ?? update.current_limit);
+  return limit ?? undefined;
+}
+
+/**
  * `phone_number_quality_update`: FLAGGED and UNFLAGGED change whether the number may send (its status);
- * a limit change (DOWNGRADE, UPGRADE) carries the portfolio's new tier. The number is named by its display
- * number, digits only in webhooks (Meta's Cloud API documentation).
+ * THROUGHPUT_UPGRADE moves the number to Meta's high throughput level, which the sender paces at when it next
+ * starts for the number; a limit change (DOWNGRADE, UPGRADE) carries the portfolio's new tier. The number is
+ * named by its display number, digits only in webhooks (Meta's Cloud API documentation).
  */
 export const applyPhoneQualityUpdate: WebhookHandler = async (client, change) => {
   const update = change.value as QualityUpdate | undefined;
@@ -58,6 +77,14 @@ export const applyPhoneQualityUpdate: WebhookHandler = async (client, change) =>
       [id, digits, status],
     );
   }
-  const tier = update.max_daily_conversations_per_business ?? update.current_limit;
-  if (tier !== undefined && tier !== null) await setPortfolioTier(client, id, tier);
+  if (update.event === 'THROUGHPUT_UPGRADE' && digits) {
+    await client.query(
+      `update phone_numbers set throughput_level = $3, synced_at = now()
+        where waba_account_id = $1 and regexp_replace(display_phone_number, '\\D', '', 'g') = $2
+          and throughput_level is distinct from $3`,
+      [id, digits, HIGH_THROUGHPUT],
+    );
+  }
+  const tier = limitOfQualityEvent(update);
+  if (tier !== undefined) await setPortfolioTier(client, id, tier);
 };
