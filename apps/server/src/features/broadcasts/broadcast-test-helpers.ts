@@ -1,5 +1,5 @@
 import type { Pool } from '../../db/pool';
-import { freshenCounts } from './report/broadcast-counts';
+import { freshenCounts } from './broadcast-counts';
 
 /**
  * The broadcast's row as a reader of its counters sees it: stale counters recounted first, as the history

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../../../../test-support/test-app
 import { startWorker, type Worker } from '../../jobs/worker';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { completeFinishedBroadcasts } from '../broadcasts/sending/broadcast-completion';
-import { refreshBroadcastCounts } from '../broadcasts/report/broadcast-counts';
+import { refreshBroadcastCounts } from '../broadcasts/broadcast-counts';
 import { saveAccountSettings } from '../settings/settings-repo';
 import { BROADCAST_MAIL_QUEUE, BroadcastMailer, MAIL_ATTEMPTS } from './broadcast-mail';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { markCountsStale, refreshBroadcastCounts } from '../broadcasts/report/broadcast-counts';
+import { markCountsStale, refreshBroadcastCounts } from '../broadcasts/broadcast-counts';
 import { saveAccountSettings } from '../settings/settings-repo';
 import { removeExpiredData } from './data-retention';
 

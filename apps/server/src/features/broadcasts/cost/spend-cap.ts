@@ -3,7 +3,7 @@ import type { Pool } from '../../../db/pool';
 import { withTransaction } from '../../../db/transaction';
 import { isBsuidAddress } from '../../contacts';
 import type { RateCard } from '../../pricing';
-import { lockBroadcasts } from '../report/broadcast-counts';
+import { lockBroadcasts } from '../broadcast-counts';
 import { markSpendCounted } from '../message-rows';
 import type { SendResult } from '../sending/message-settle';
 import type { Claimed } from '../sending/sender-batch';

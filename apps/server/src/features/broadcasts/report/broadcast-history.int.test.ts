@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
 import { signedInUser } from '../../auth/auth-test-helpers';
-import { markCountsStale, refreshBroadcastCounts } from './broadcast-counts';
+import { markCountsStale, refreshBroadcastCounts } from '../broadcast-counts';
 
 // Decision 036: the history's date range, sort and Export, honest cards and pause, the report's Export.
 let t: TestApp;

@@ -2,7 +2,7 @@ import type { BroadcastListQuery, BroadcastRow } from '@herald/contracts';
 import type { Pool } from '../../../db/pool';
 import { HttpError } from '../../../http-error';
 import type { OwnedWaba } from '../../../owned-waba';
-import { freshenCounts } from './broadcast-counts';
+import { freshenCounts } from '../broadcast-counts';
 import { UNANSWERED_REASON_SQL } from '../sending/unanswered-sends';
 
 const PAGE_SIZE = 10;

@@ -1,5 +1,5 @@
 import type { Pool } from '../../../db/pool';
-import { refreshBroadcastCounts } from '../report/broadcast-counts';
+import { refreshBroadcastCounts } from '../broadcast-counts';
 import { markUnknown } from '../message-rows';
 
 /**

@@ -1,6 +1,6 @@
 import type { Pool } from '../../../db/pool';
 import { withTransaction } from '../../../db/transaction';
-import { lockBroadcasts, recountLockedBroadcasts } from '../report/broadcast-counts';
+import { lockBroadcasts, recountLockedBroadcasts } from '../broadcast-counts';
 import { requeueLimited, retireLimited } from '../message-rows';
 /** MARKETING_LIMIT_RETRIES's default (config.ts): peers retry a limited message once or twice at most. */
 export const DEFAULT_MARKETING_LIMIT_RETRIES = 1;

@@ -3,7 +3,7 @@ import type { Pool } from '../../../db/pool';
 import type { SecretBox } from '../../../security/secret-box';
 import type { RateCard } from '../../pricing';
 import { requestBatch, type Sendable } from './batch-requests';
-import { markCountsStale } from '../report/broadcast-counts';
+import { markCountsStale } from '../broadcast-counts';
 import type { EngineLog } from './engine-log';
 import { giveBack } from '../message-rows';
 import type { MessageSender } from './message-sender';

@@ -2,7 +2,7 @@ import { META_ERROR } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../../db/pool';
 import { withTransaction } from '../../../db/transaction';
-import { lockBroadcasts } from '../report/broadcast-counts';
+import { lockBroadcasts } from '../broadcast-counts';
 
 /** NOTIFY'd with a broadcast id when it stops sending, so a sender's batch in flight stops too (send-gate.ts). */
 export const BROADCASTS_HALTED_CHANNEL = 'herald_broadcasts_halted';

@@ -7,7 +7,7 @@ import type {
   WebhookChange,
   WebhookHandler,
 } from '../../webhooks';
-import { lockBroadcasts, markCountsStale } from '../report/broadcast-counts';
+import { lockBroadcasts, markCountsStale } from '../broadcast-counts';
 import {
   applyStatuses,
   recordReplies,

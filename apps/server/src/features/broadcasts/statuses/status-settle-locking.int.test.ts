@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../../../../../test-support/test-
 import { signedInUser } from '../../auth/auth-test-helpers';
 import { createWebhookProcessor } from '../../webhooks/create-webhook-processor';
 import { postSignedWebhook } from '../../webhooks/webhook-test-helpers';
-import { refreshBroadcastCounts } from '../report/broadcast-counts';
+import { refreshBroadcastCounts } from '../broadcast-counts';
 import { settleMessages, type SendResult } from '../sending/message-settle';
 import { freshBroadcastRow } from '../broadcast-test-helpers';
 

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
-import type { Pool } from '../../../db/pool';
-import { withTransaction } from '../../../db/transaction';
+import type { Pool } from '../../db/pool';
+import { withTransaction } from '../../db/transaction';
 
 // Per broadcast, a lateral count over its rows by the key that starts with its account (a join of the two
 // tables here took twice as long: a hash join per batch settled, measured on 100,000 rows).
