@@ -441,8 +441,10 @@ export type MessageState = (typeof MESSAGE_STATES)[number];
 /**
  * The state changes the server's one writer of message rows makes (message-rows.ts): each state → the states
  * it may move to. A status webhook moves any row not final forward (sent, delivered, read, or a failure), never
- * back, and never a delivered one to failed; `read`, `failed` and `not_on_whatsapp` are final. A status may
- * also reach a queued or cancelled row: one attempt of it was requested before it went back to the queue.
+ * back, and never a delivered one to failed; `read` and `not_on_whatsapp` are final. A delivery outranks a
+ * failure Meta reports for the same message, in either order: a failed row Meta reports delivered moves to
+ * delivered or read, keeping its error (decision 078). A status may also reach a queued or cancelled row: one
+ * attempt of it was requested before it went back to the queue.
  */
 const STATUS_MOVES = ['sent', 'delivered', 'read', 'failed', 'limited', 'not_on_whatsapp'] as const;
 export const MESSAGE_TRANSITIONS = {
@@ -456,7 +458,7 @@ export const MESSAGE_TRANSITIONS = {
   sent: ['delivered', 'read', 'failed', 'limited', 'not_on_whatsapp'],
   delivered: ['read'],
   read: [],
-  failed: [],
+  failed: ['delivered', 'read'],
   limited: ['queued'],
   not_on_whatsapp: [],
 } as const satisfies Record<MessageState, readonly MessageState[]>;
@@ -479,7 +481,8 @@ export const BroadcastReportParamsSchema = z.object({
  */
 export const REPLY_DEFINITIONS = {
   replied: 'Recipients who answered the broadcast message: a reply, a button press or a reaction.',
-  reply_rate: 'Recipients who replied ÷ recipients whose message was delivered (delivered or read).',
+  reply_rate:
+    'Recipients whose message was delivered (delivered or read) and who replied ÷ recipients whose message was delivered.',
 } as const;
 
 /** The kinds of inbound message Herald stores; anything else WhatsApp sends is kept as `other`. */
@@ -502,9 +505,12 @@ export type InboundKind = (typeof INBOUND_KINDS)[number];
 /** Presses and reactions engage without writing: the dashboard's Response Rate leaves them out (dashboard.ts). */
 export const PRESS_KINDS: readonly InboundKind[] = ['button', 'interactive', 'reaction'];
 
-/** The report's reply rate, 0–100 with one decimal; 0 when nothing was delivered. */
-export function replyRate(replied: number, deliveredOrRead: number): number {
-  return deliveredOrRead === 0 ? 0 : Math.round((replied / deliveredOrRead) * 1000) / 10;
+/**
+ * The report's reply rate, 0–100 with one decimal; 0 when nothing was delivered. `repliedDelivered` counts only
+ * recipients whose message is delivered or read (a part of `deliveredOrRead`), so the rate never passes 100.
+ */
+export function replyRate(repliedDelivered: number, deliveredOrRead: number): number {
+  return deliveredOrRead === 0 ? 0 : Math.round((repliedDelivered / deliveredOrRead) * 1000) / 10;
 }
 
 /** A query-string boolean: only 'true' and 'false' (z.coerce.boolean would take 'false' as true). */
@@ -591,7 +597,10 @@ export const BroadcastReportResponseSchema = z
     ),
     /** Recipients who replied (all of them, whatever the filter): the Replied filter's count. */
     replied: z.number().int(),
-    /** replyRate(replied, delivered + read outcomes): 0–100, one decimal (REPLY_DEFINITIONS.reply_rate). */
+    /**
+     * replyRate(replied among delivered + read, delivered + read outcomes): 0–100, one decimal
+     * (REPLY_DEFINITIONS.reply_rate). A reply to a message not delivered counts in `replied` only.
+     */
     reply_rate: z.number(),
     /** Why messages did not arrive, grouped by Meta's error code (or Herald's reason), most frequent first. */
     failure_reasons: z.array(

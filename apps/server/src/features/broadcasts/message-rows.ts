@@ -22,10 +22,12 @@ import type { MessageTransition } from '@herald/contracts';
  * | unconfirmed                   | unknown                                        | markUnknown                         |
  * | limited                       | queued                                         | requeueLimited                      |
  * | any not final                 | sent, delivered, read, failed, limited, n.o.w. | applyStatuses (forward only)        |
+ * | failed (by a status of Meta)  | delivered, read (the error kept)               | applyStatuses (decision 078)        |
  * | any of an ended broadcast     | (deleted)                                      | deleteForRetention                  |
  *
  * Writes that change no state: markRequested (requested_at), markSpendCounted (spend_counted), retireLimited
- * (a limited row's next attempt at infinity), recordReplies (reply_id, engaged_at, replied_at).
+ * (a limited row's next attempt at infinity), recordReplies (reply_id, engaged_at, replied_at), applyStatuses
+ * (a failure of a delivered or read row: its error and failed_at, decision 078).
  *
  * Lock order (decision 022): broadcast rows before message rows, each in id order. A function that locks
  * message rows itself does so in id order (LOCKED, message-rows/locks.ts) before its update; one given locked rows
@@ -103,6 +105,8 @@ export type MessageRowWrites = CheckedWrites<{
     ['sent', 'limited'],
     ['sent', 'not_on_whatsapp'],
     ['delivered', 'read'],
+    ['failed', 'delivered'],
+    ['failed', 'read'],
   ];
 }>;
 

@@ -5,16 +5,24 @@ import { inLocked, LIMITED_RETRY_DELAY, LOCKED, onLocked } from './locks';
 import {
   LIMITED_CODES,
   NOT_ON_WHATSAPP_CODES,
+  ROW_HAS_FAILURE,
+  STATUS_FAILS_ROW,
   STATUS_MOVES_ROW,
+  STATUS_RAISES_ROW,
   STATUS_TARGETS_SQL,
   statusParams,
   type IncomingStatus,
 } from './status-sql';
 
+/** The title of a failure Meta reported without an error, on a row it delivered (plain text, safe in SQL). */
+const FAILURE_WITHOUT_ERROR = 'Meta reported the message failed';
+
 /**
  * Any state not final → sent, delivered, read, failed, limited or not_on_whatsapp, as far as STATUS_MOVES_ROW
- * allows (forward only). The statuses' rows (`targetIds`) are locked by the caller with their broadcasts, each in
- * a statement of its own (lockMessageRows says why): the update reads them as they are now. A row found only now
+ * allows (forward only); failed → delivered or read when Meta reports the failed message delivered, and a failure
+ * of a delivered or read row recorded without changing its state (decision 078). The statuses' rows
+ * (`targetIds`) are locked by the caller with their broadcasts, each in a statement of its own (lockMessageRows
+ * says why): the update reads them as they are now. A row found only now
  * (by a wamid the sender wrote meanwhile) is left to the repair sweep rather than written unlocked.
  */
 export async function applyStatuses(
@@ -30,22 +38,32 @@ export async function applyStatuses(
      locked as materialized (select * from best where id = any($11::bigint[]))
      update broadcast_messages m
         -- A failure that is not Herald's has its own outcome: limited by the marketing limit (sent again no
-        -- sooner than a day later, limited-retry.ts), or not on WhatsApp (never again).
-        set state = case when t.status <> 'failed' then t.status
-                         when t.code in (${LIMITED_CODES}) then 'limited'
-                         when t.code in (${NOT_ON_WHATSAPP_CODES}) then 'not_on_whatsapp'
+        -- sooner than a day later, limited-retry.ts), or not on WhatsApp (never again). A failure of a row Meta
+        -- delivered leaves its state (decision 078).
+        set state = case when ${STATUS_RAISES_ROW} then t.status
+                         when not ${STATUS_FAILS_ROW} then m.state
+                         when t.failure_code in (${LIMITED_CODES}) then 'limited'
+                         when t.failure_code in (${NOT_ON_WHATSAPP_CODES}) then 'not_on_whatsapp'
                          else 'failed' end,
             wamid = coalesce(m.wamid, t.wamid),
             accepted_at = coalesce(m.accepted_at, now()),
             delivered_at = case when t.status in ('delivered', 'read') then coalesce(m.delivered_at, now()) else m.delivered_at end,
             read_at = case when t.status = 'read' then coalesce(m.read_at, now()) else m.read_at end,
-            failed_at = case when t.status = 'failed' then now() else m.failed_at end,
-            next_attempt_at = case when t.status = 'failed' and t.code in (${LIMITED_CODES})
+            failed_at = case when t.failure and not ${ROW_HAS_FAILURE} then now() else m.failed_at end,
+            next_attempt_at = case when ${STATUS_FAILS_ROW} and t.failure_code in (${LIMITED_CODES})
                                    then now() + ${LIMITED_RETRY_DELAY} else m.next_attempt_at end,
-            -- Only a failure keeps an error: a message WhatsApp sent shows neither an earlier attempt's error (a
-            -- refused connection retried) nor an unknown outcome's explanation.
-            error_code = case when t.status = 'failed' then t.code end,
-            error_title = case when t.status = 'failed' then t.title end,
+            -- Only a failure Meta reported for this message keeps an error, delivered or not (the first one it
+            -- reported): a message WhatsApp sent shows neither an earlier attempt's error (a refused connection
+            -- retried) nor an unknown outcome's explanation. A delivered row's failure always has a title, so it
+            -- reads as recorded (ROW_HAS_FAILURE) even when Meta sent no error with it.
+            error_code = case when ${ROW_HAS_FAILURE} then m.error_code
+                              when t.failure then t.failure_code end,
+            error_title = case when m.state = 'failed' and ${STATUS_RAISES_ROW}
+                               then coalesce(m.error_title, '${FAILURE_WITHOUT_ERROR}')
+                               when ${ROW_HAS_FAILURE} then m.error_title
+                               when t.failure and not ${STATUS_FAILS_ROW}
+                               then coalesce(t.failure_title, '${FAILURE_WITHOUT_ERROR}')
+                               when t.failure then t.failure_title end,
             -- The first pricing Meta states is kept (every later status repeats it), with the time it came:
             -- the day the rate card prices it at (decision 048).
             pricing_billable = coalesce(m.pricing_billable, t.billable),

@@ -37,22 +37,51 @@ export const statusParams = (statuses: IncomingStatus[]) => [
 ];
 
 /**
- * Whether status `t` moves message row `m` forward: the one rule (decision 022), shared by the status update
+ * A delivery Meta reported outranks a failure it reported for the same message, in either order (decision 078):
+ * a row delivered or read stays so and records the failure's error and time; a failed row Meta then reports
+ * delivered moves to delivered (or read) and keeps its error. So every order of one message's statuses, in one
+ * batch or several, ends in the same row, and no time Meta reported is dropped.
+ *
+ * `t` is a status resolved to its row (STATUS_TARGETS_SQL): `status`, `wamid`, and `failure` with
+ * `failure_code` and `failure_title`: whether a failure of that row is among the statuses resolved with it.
+ */
+
+/** The status moves the row up sent < delivered < read: from a state not final, or from a failure Meta reported. */
+export const STATUS_RAISES_ROW = `(
+  t.status <> 'failed'
+  and m.state not in ('read', 'limited', 'not_on_whatsapp')
+  -- Only a delivery of the very message that failed lifts a failure (Herald's own failures carry no wamid).
+  and (m.state <> 'failed' or (t.status in ('delivered', 'read') and m.wamid = t.wamid))
+  and coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
+      < array_position(array['sent', 'delivered', 'read'], t.status))`;
+
+/** The status is a failure (none of the statuses resolved with it a delivery) of a row Meta has not delivered. */
+export const STATUS_FAILS_ROW = `(
+  t.status = 'failed' and m.state not in ('failed', 'delivered', 'read', 'limited', 'not_on_whatsapp'))`;
+
+/** The row already holds the failure Meta reported for it: failed, or delivered or read with an error kept. */
+export const ROW_HAS_FAILURE = `(
+  m.state = 'failed'
+  or (m.state in ('delivered', 'read') and (m.error_code is not null or m.error_title is not null)))`;
+
+/**
+ * Whether status `t` changes message row `m`: the one rule (decision 022, 078), shared by the status update
  * (applyStatuses) and the repair sweep's search for rows that stand below a status (status-repair.ts).
  */
 export const STATUS_MOVES_ROW = `(
-  m.state not in ('failed', 'read', 'limited', 'not_on_whatsapp')
   -- A status of an earlier attempt (a limited message sent again has a new wamid) does not move this one.
-  and (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
-  and (t.status = 'failed'
-       or coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
-          < array_position(array['sent', 'delivered', 'read'], t.status))
-  and not (t.status = 'failed' and m.state = 'delivered'))`;
+  (t.wamid is null or m.wamid is null or m.wamid = t.wamid)
+  and (${STATUS_RAISES_ROW}
+       or ${STATUS_FAILS_ROW}
+       -- A failure after (or with) a delivery: recorded on the delivered row, its state unchanged.
+       or (t.failure and m.state in ('delivered', 'read') and not ${ROW_HAS_FAILURE})))`;
 
 /**
  * Resolves each status to its message row of the account its WABA names (by the row id Herald sent, else by
  * wamid: both keys start with the account) and keeps the furthest per row. `targets` holds every status found,
- * with its place in the parameters (`status_index`, from 1); `best` one per row. Takes statusParams.
+ * with its place in the parameters (`status_index`, from 1) and the first failure among the statuses found for
+ * its row (`failure`, `failure_code`, `failure_title`); `best` one per row: read, else delivered,
+ * else failed, else sent (a delivery outranks a failure, decision 078). Takes statusParams.
  */
 export const STATUS_TARGETS_SQL = `
   with incoming as (
@@ -60,9 +89,9 @@ export const STATUS_TARGETS_SQL = `
                          $7::boolean[], $8::text[], $9::text[], $10::text[]) with ordinality
               as x(waba_id, row_id, wamid, status, code, title,
                    billable, pricing_model, pricing_category, pricing_type, status_index)),
-  targets as (
+  found_targets as (
     select found.id, found.waba_account_id, found.broadcast_id, i.*,
-           case i.status when 'failed' then 10 when 'read' then 3 when 'delivered' then 2 else 1 end as rank
+           case i.status when 'read' then 4 when 'delivered' then 3 when 'failed' then 2 else 1 end as rank
       from incoming i
       join waba_accounts w on w.waba_id = i.waba_id
       -- One index lookup per status, whatever the statistics say (a join here may walk every message of
@@ -74,4 +103,10 @@ export const STATUS_TARGETS_SQL = `
         select m.id, m.waba_account_id, m.broadcast_id from broadcast_messages m
          where m.waba_account_id = w.id and m.wamid = i.wamid
         limit 1) found),
-  best as (select distinct on (id) * from targets order by id, rank desc)`;
+  targets as (
+    select f.*, bool_or(f.status = 'failed') over (partition by f.id) as failure,
+           first_value(case when f.status = 'failed' then f.code end) over first_failure as failure_code,
+           first_value(case when f.status = 'failed' then f.title end) over first_failure as failure_title
+      from found_targets f
+    window first_failure as (partition by f.id order by f.status = 'failed' desc, f.status_index)),
+  best as (select distinct on (id) * from targets order by id, rank desc, status_index)`;

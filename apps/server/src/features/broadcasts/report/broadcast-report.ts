@@ -82,9 +82,14 @@ export async function readBroadcastReport(
     number
   >;
   let repliedCount = 0;
+  // The reply rate's numerator is a part of its denominator: replies to messages delivered (or read) only. A
+  // reply to a message still 'sent', or one that failed, counts in `replied` but not in the rate (decision 078).
+  let repliedDelivered = 0;
   for (const row of byState.rows) {
-    outcomes[recipientOutcome(row.state)] += row.n;
+    const outcome = recipientOutcome(row.state);
+    outcomes[outcome] += row.n;
     repliedCount += row.replied;
+    if (outcome === 'delivered' || outcome === 'read') repliedDelivered += row.replied;
   }
   // The page's count under both filters, from the same per-state counts (no second scan of the messages).
   const count = byState.rows
@@ -94,7 +99,7 @@ export async function readBroadcastReport(
     broadcast,
     outcomes,
     replied: repliedCount,
-    reply_rate: replyRate(repliedCount, outcomes.delivered + outcomes.read),
+    reply_rate: replyRate(repliedDelivered, outcomes.delivered + outcomes.read),
     failure_reasons: failureGroups(failures.rows),
     count,
     next: offset + BROADCAST_REPORT_PAGE_SIZE < count ? pageUrl(query.page + 1) : null,
