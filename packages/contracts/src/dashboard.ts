@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountHealthResponseSchema } from './account-health';
 
 /**
  * The Dashboard: the selected account's figures for a date range in the user's time zone, each card
@@ -251,6 +252,12 @@ export const DashboardHeaderResponseSchema = z
      * with the badges so a page costs no extra request (decision 040). Absent from an older server.
      */
     appearance: z.object({ dark_theme: z.boolean(), beta_features: z.boolean() }).optional(),
+    /**
+     * What WhatsApp did to the account (a ban, restrictions in force, a recent violation): the banner on every
+     * screen, read with the badges for the same reason (decision 077). Absent while the account is in good
+     * standing, and from an older server.
+     */
+    account_health: AccountHealthResponseSchema.optional(),
   })
   .meta({ id: 'DashboardHeader' });
 export const HEADER_EVENTS_SHOWN = 10;

@@ -17,3 +17,4 @@ export * from './test-send';
 export * from './contact-tags';
 export * from './pricing';
 export * from './spend-cap';
+export * from './account-health';

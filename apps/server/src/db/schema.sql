@@ -27,6 +27,30 @@ CREATE TABLE account_events_seen (
     CONSTRAINT account_events_seen_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
 
+CREATE TABLE account_health (
+    waba_account_id bigint NOT NULL,
+    ban_state text,
+    ban_date text,
+    ban_since timestamp with time zone,
+    restrictions jsonb DEFAULT '[]'::jsonb NOT NULL,
+    restricted_since timestamp with time zone,
+    violation_type text,
+    violation_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT account_health_pkey PRIMARY KEY (waba_account_id),
+    CONSTRAINT account_health_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
+);
+
+CREATE TABLE account_health_events (
+    waba_account_id bigint NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    event text NOT NULL,
+    value jsonb NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT account_health_events_pkey PRIMARY KEY (waba_account_id, id),
+    CONSTRAINT account_health_events_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
+);
+
 CREATE TABLE account_settings (
     waba_account_id bigint NOT NULL,
     default_language text DEFAULT 'en_US'::text NOT NULL,

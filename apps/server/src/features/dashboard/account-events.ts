@@ -6,6 +6,7 @@ import {
 } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
+import { readShownAccountHealth } from '../account-health/index';
 import { readAccountSettings } from '../settings/index';
 
 /**
@@ -52,7 +53,7 @@ export async function readHeader(
   accountId: number,
   userId: number,
 ): Promise<DashboardHeaderResponse> {
-  const [contacts, events, unread, settings] = await Promise.all([
+  const [contacts, events, unread, settings, health] = await Promise.all([
     pool.query<{ n: number }>(
       'select coalesce((select total from contact_counts where waba_account_id = $1), 0)::int as n',
       [accountId],
@@ -74,6 +75,7 @@ export async function readHeader(
     ),
     unreadCount(pool, accountId, userId),
     readAccountSettings(pool, accountId),
+    readShownAccountHealth(pool, accountId),
   ]);
   return {
     contacts: contacts.rows[0]!.n,
@@ -89,6 +91,7 @@ export async function readHeader(
     })),
     unread,
     appearance: { dark_theme: settings.dark_theme, beta_features: settings.beta_features },
+    ...(health && { account_health: health }),
   };
 }
 

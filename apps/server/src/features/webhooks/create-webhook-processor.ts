@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool';
+import { applyAccountUpdate } from '../account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from '../broadcasts/index';
 import { applyOptOuts } from '../contacts/index';
 import { storeInboundMessages } from '../replies/index';
@@ -30,5 +31,6 @@ export function createWebhookProcessor(
   processor.on('messages', storeInboundMessages);
   processor.on('business_capability_update', applyCapabilityUpdate);
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
+  processor.on('account_update', applyAccountUpdate);
   return processor;
 }

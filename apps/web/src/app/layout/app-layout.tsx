@@ -1,12 +1,27 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Outlet } from 'react-router';
+import { accountHealthNotices } from '@herald/contracts';
+import { AccountHealthBanner } from '../../components/account-health-banner';
+import { useAppSelector } from '../../lib/store-hooks';
 import { PageLoading } from '../page-loading';
 import { usePageTitle } from '../page-title';
 import { useAccountTheme } from './account-appearance';
 import { AppHeader } from './app-header';
 import { Breadcrumb } from './breadcrumb';
+import { useHeaderFigures } from './header-figures';
 import { NAV_DRAWER_ID } from './nav-items';
 import { SideNav } from './side-nav';
+
+/**
+ * What WhatsApp did to the selected account, from the header's read (no request of its own; decision 077).
+ * Nothing while the account is in good standing.
+ */
+function AccountHealth() {
+  const { data } = useHeaderFigures();
+  const name = useAppSelector((state) => state.waba.selectedWabaAccount?.details[0]?.display_name);
+  const health = data?.account_health;
+  return <AccountHealthBanner accountName={name} notices={health ? accountHealthNotices(health) : []} />;
+}
 
 /** The layout every protected screen shares. */
 export function AppLayout() {
@@ -71,6 +86,8 @@ export function AppLayout() {
           onOpenNav={() => setNavOpen(true)}
         />
         <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
+          {/* A ban or restriction stops sending on every screen of the account, so it is said on every one. */}
+          <AccountHealth />
           <Breadcrumb />
           {/* A page's code loads on its first visit: the header and navigation stay while it does. */}
           <Suspense fallback={<PageLoading />}>

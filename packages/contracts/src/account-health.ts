@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+/**
+ * What Meta did to a WhatsApp Business account, as its `account_update` webhooks said (DISABLED_UPDATE,
+ * ACCOUNT_RESTRICTION, ACCOUNT_VIOLATION), and how Herald words it. Shared so the server's pause reason and
+ * the web banner say the same thing.
+ */
+
+/** A ban state that stops every message of the account: its broadcasts pause. */
+export const BAN_STOPS_SENDING = 'DISABLE';
+/** A ban state that lifts the ban: the banner clears, paused broadcasts stay paused. */
+export const BAN_LIFTED = 'REINSTATE';
+/** The restriction that stops templates, hence broadcasts: its broadcasts pause. */
+export const RESTRICTION_STOPS_BROADCASTS = 'RESTRICTED_BIZ_INITIATED_MESSAGING';
+/** A violation has no lifting event: it stays on the banner this long after it came. */
+export const VIOLATION_SHOWN_DAYS = 30;
+
+export const AccountRestrictionSchema = z.object({
+  type: z.string(),
+  /** ISO 8601; null when Meta gave no expiration (it lasts until Meta lifts it). */
+  expires_at: z.string().nullable(),
+});
+
+/** GET /account-health: the selected account's state now (expired restrictions left out). */
+export const AccountHealthResponseSchema = z
+  .object({
+    /** Null when no ban was ever reported, or the last one was lifted (REINSTATE). */
+    ban: z
+      .object({
+        /** Meta's `waba_ban_state`: DISABLE, SCHEDULE_FOR_DISABLE, … */
+        state: z.string(),
+        /** Meta's `waba_ban_date` as ISO 8601 when it could be read, else its text; null when absent. */
+        date: z.string().nullable(),
+        /** When Herald received it (ISO 8601). */
+        since: z.string(),
+      })
+      .nullable(),
+    restrictions: z.array(AccountRestrictionSchema),
+    /** When the restrictions now in force were received (ISO 8601); null with none. */
+    restricted_since: z.string().nullable(),
+    /** The latest violation, for VIOLATION_SHOWN_DAYS after it came. */
+    violation: z.object({ type: z.string(), at: z.string() }).nullable(),
+  })
+  .meta({ id: 'AccountHealth' });
+
+export type AccountRestriction = z.infer<typeof AccountRestrictionSchema>;
+export type AccountHealthResponse = z.infer<typeof AccountHealthResponseSchema>;
+
+/** One line of the banner: `stop` when sending is stopped, `warning` otherwise. */
+export interface AccountHealthNotice {
+  severity: 'stop' | 'warning';
+  text: string;
+}
+
+/** "27 Nov 2026, 14:05 UTC"; the text itself when it is no time (Meta's ban date is sometimes free text). */
+export function healthTime(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return value;
+  const date = new Date(ms);
+  const day = date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return `${day}, ${time} UTC`;
+}
+
+const until = (expiresAt: string | null) =>
+  expiresAt ? ` until ${healthTime(expiresAt)}` : ' until WhatsApp lifts it';
+
+const RESTRICTION_WORDS: Record<string, { what: string; stops: string; stopsSending: boolean }> = {
+  [RESTRICTION_STOPS_BROADCASTS]: {
+    what: 'restricted this account from starting conversations',
+    stops:
+      'Templates and broadcasts cannot be sent; replies to customers who wrote first still go. Broadcasts that were sending or scheduled are paused: resume them once the restriction ends.',
+    stopsSending: true,
+  },
+  RESTRICTED_CUSTOMER_INITIATED_MESSAGING: {
+    what: 'restricted this account from replying to customers who write first',
+    stops: 'Replies cannot be sent; broadcasts are not affected.',
+    stopsSending: false,
+  },
+  RESTRICTED_ADD_PHONE_NUMBER_ACTION: {
+    what: 'stopped this account from adding phone numbers',
+    stops: 'Sending is not affected.',
+    stopsSending: false,
+  },
+};
+
+/** The reason a paused broadcast shows for a ban or restriction. */
+export function accountPauseReason(kind: 'ban' | 'restriction'): string {
+  return kind === 'ban'
+    ? 'WhatsApp disabled this business account: nothing can be sent until WhatsApp reinstates it'
+    : 'WhatsApp restricted this business account from starting conversations: broadcasts cannot be sent until the restriction ends';
+}
+
+/** The banner's lines, most serious first; none when the account is in good standing. */
+export function accountHealthNotices(health: AccountHealthResponse): AccountHealthNotice[] {
+  const notices: AccountHealthNotice[] = [];
+  const { ban } = health;
+  if (ban?.state === BAN_STOPS_SENDING) {
+    notices.push({
+      severity: 'stop',
+      text: `WhatsApp disabled this business account on ${healthTime(ban.date ?? ban.since)}. No messages can be sent from its numbers. Broadcasts that were sending or scheduled are paused: once WhatsApp reinstates the account, resume them yourself.`,
+    });
+  } else if (ban?.state === 'SCHEDULE_FOR_DISABLE') {
+    notices.push({
+      severity: 'warning',
+      text: `WhatsApp will disable this business account${ban.date ? ` on ${healthTime(ban.date)}` : ''} (notice received ${healthTime(ban.since)}). Messages still go out until then; after that nothing can be sent. Appeal in WhatsApp Manager.`,
+    });
+  } else if (ban) {
+    notices.push({
+      severity: 'warning',
+      text: `WhatsApp changed this business account's ban status to ${ban.state} on ${healthTime(ban.date ?? ban.since)}.`,
+    });
+  }
+  const since = health.restricted_since ? ` since ${healthTime(health.restricted_since)}` : '';
+  for (const restriction of health.restrictions) {
+    const words = RESTRICTION_WORDS[restriction.type];
+    notices.push(
+      words
+        ? {
+            severity: words.stopsSending ? 'stop' : 'warning',
+            text: `WhatsApp ${words.what}${since}${until(restriction.expires_at)}. ${words.stops}`,
+          }
+        : {
+            severity: 'warning',
+            text: `WhatsApp restricted this account (${restriction.type})${since}${until(restriction.expires_at)}.`,
+          },
+    );
+  }
+  if (health.violation) {
+    notices.push({
+      severity: 'warning',
+      text: `WhatsApp reported a policy violation on this account (${health.violation.type}) on ${healthTime(health.violation.at)}. Sending is not stopped, but further violations can lead to a restriction or a ban.`,
+    });
+  }
+  return notices;
+}
