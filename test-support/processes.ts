@@ -5,12 +5,12 @@ import path from 'node:path';
 import type { TestApp } from './test-app';
 
 // Herald's parts as separate processes, the way production runs them (docs/production.md): the sandbox Cloud API,
-// `herald serve`, `herald work`, `herald migrate`. Used by the scale-out test, the benches that run the sandbox
-// apart and every test that starts `herald work` (startWork when it waits for it, spawnTestWorker when it kills
-// it at any moment). docs/testing.md lists which helper starts what.
+// `herald serve`, `herald migrate`. Used by the scale-out test and the benches that run the sandbox apart;
+// `herald work` is started by test-support/worker.ts, on top of startNode. docs/testing.md lists which helper
+// starts what.
 
-const repoRoot = path.resolve(import.meta.dirname, '..');
-const serverCli = path.join(repoRoot, 'apps/server/src/cli.ts');
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+export const serverCli = path.join(repoRoot, 'apps/server/src/cli.ts');
 const sandboxCli = path.join(repoRoot, 'packages/cloud-sim/src/cli.ts');
 
 export interface NodeProcess {
@@ -24,7 +24,7 @@ export interface NodeProcess {
 }
 
 /** Starts `node --import tsx <script> <args>` and resolves once a stdout line matches `ready` (its group 1: a URL). */
-function startNode(
+export function startNode(
   name: string,
   args: string[],
   env: Record<string, string>,
@@ -86,52 +86,14 @@ export function startServe(env: Record<string, string>) {
   );
 }
 
-/** `herald work` with its probes and metrics on a free port. */
-export function startWork(env: Record<string, string>) {
-  return startNode(
-    'herald work',
-    [serverCli, 'work'],
-    { WORKER_PORT: '0', LOG_LEVEL: 'info', ...env },
-    /worker started; .* on (http:\/\/[^\s"]+)/,
-  );
-}
-
 /** What `herald serve` and `herald work` need to run against a test app's database and sandbox. */
-export function testAppEnv(t: TestApp): Record<string, string> {
+export function testAppEnv(t: Pick<TestApp, 'db' | 'sandboxUrl' | 'config'>): Record<string, string> {
   return {
     DATABASE_URL: t.db.url,
     GRAPH_API_BASE: t.sandboxUrl,
     JWT_SECRET: t.config.JWT_SECRET!,
     ENCRYPTION_KEY: t.config.ENCRYPTION_KEY!,
   };
-}
-
-/**
- * `herald work` against a test app's database and sandbox, not waited for and its output ignored, for tests
- * that kill it (SIGKILL) at any moment: a 2 s lease and a 5 s outcome timeout so that another worker takes its
- * number over quickly and its unconfirmed sends end; probes on any free port so several run side by side.
- * `env` overrides (DATABASE_URL for another database).
- */
-export function spawnTestWorker(
-  t: TestApp,
-  env: Record<string, string> = {},
-): ChildProcess & { exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverCli, 'work'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      ...testAppEnv(t),
-      SENDER_LEASE_SECONDS: '2',
-      MESSAGE_OUTCOME_TIMEOUT_SECONDS: '5',
-      WORKER_PORT: '0',
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
-    stdio: 'ignore',
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return Object.assign(child, { exited });
 }
 
 /** `herald migrate` to completion; throws with its output when it fails. */

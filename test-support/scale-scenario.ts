@@ -17,9 +17,9 @@ import {
   runMigrate,
   startSandboxProcess,
   startServe,
-  startWork,
   stopProcess,
 } from './processes';
+import { spawnTestWorker } from './worker';
 
 // Herald scaled out on one Postgres. `herald migrate`, then API and worker processes of their
 // own, the sandbox Cloud API in its own process with status webhooks spread over the APIs by a round-robin
@@ -130,7 +130,7 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
     };
     const started = await Promise.all([
       ...Array.from({ length: options.apis }, () => startServe(env)),
-      ...Array.from({ length: options.workers }, () => startWork(env)),
+      ...Array.from({ length: options.workers }, () => spawnTestWorker({ env, waitUntilStarted: true })),
     ]);
     processes.push(...started);
     const apis = started.slice(0, options.apis);

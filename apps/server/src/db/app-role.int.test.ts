@@ -7,10 +7,10 @@ import { adminQuery } from '../../../../test-support/database-server';
 import type { TestApp } from '../../../../test-support/test-app';
 import { testConfig } from '../../../../test-support/test-config';
 import { createTestDatabase, type TestDatabase } from '../../../../test-support/test-database';
+import { startTestWorker, type TestWorker } from '../../../../test-support/worker';
 import { buildApp } from '../app';
 import { signedInUser } from '../features/auth/auth-test-helpers';
 import { contactsUser, importCsv } from '../features/contacts/contacts-test-helpers';
-import { startWorker, type Worker } from '../jobs/worker';
 import { appRoleGrantsSql, ensureAppRole, migrateAndGrant, userOf } from './app-role';
 import { createPool, type Pool } from './pool';
 
@@ -21,7 +21,7 @@ let appUrl: string;
 let appPool: Pool;
 let t: TestApp;
 let sandboxClose: () => Promise<void>;
-let worker: Worker | undefined;
+let worker: TestWorker | undefined;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -152,14 +152,12 @@ describe("Herald's main paths as the application role", () => {
         pair_rate_window_ms: 0,
       }),
     });
-    worker = await startWorker({
+    worker = await startTestWorker({
+      app: t,
       databaseUrl: appUrl,
       pool: appPool,
-      broadcasts: {
-        graphApiBase: t.sandboxUrl,
-        graphVersion: 'v21.0',
-        encryptionKey: t.config.ENCRYPTION_KEY!,
-      },
+      broadcasts: true,
+      graphVersion: 'v21.0',
     });
     const owner = await signedInUser(t, 'sender@privilege.test', 'Sender Shop');
     const headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../test-support/database-server';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
+import { startTestWorker, type TestWorker } from '../../../../test-support/worker';
 import { signedInUser } from '../features/auth/auth-test-helpers';
-import { startWorker, type Worker } from '../jobs/worker';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable';
 import { type EmbeddedCluster, startEmbeddedPostgres } from './embedded-postgres';
 import { migrate } from './migrate';
@@ -23,7 +23,7 @@ const ownerPassword = randomBytes(18).toString('base64url');
 let cluster: EmbeddedCluster;
 let t: TestApp;
 let workerPool: Pool;
-let worker: Worker;
+let worker: TestWorker;
 let headers: Record<string, string>;
 let phoneNumberId: string;
 let templateId: number;
@@ -116,15 +116,12 @@ beforeAll(async () => {
     return rows[0]?.status === 'APPROVED' ? true : undefined;
   });
   workerPool = createPool(cluster.url, 4, (error) => workerErrors.push(`pool: ${error.message}`));
-  worker = await startWorker({
+  worker = await startTestWorker({
+    app: t,
     databaseUrl: cluster.url,
     pool: workerPool,
     onError: (error) => workerErrors.push(error.message),
-    broadcasts: {
-      graphApiBase: t.sandboxUrl,
-      graphVersion: t.config.GRAPH_API_VERSION,
-      encryptionKey: t.config.ENCRYPTION_KEY!,
-    },
+    broadcasts: true,
   });
 }, 60_000);
 

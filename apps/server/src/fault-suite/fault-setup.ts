@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
+import { QUICK_TAKEOVER, startTestWorker, type TestWorker } from '../../../../test-support/worker';
 import { signedInUser } from '../features/auth/auth-test-helpers';
-import { createPool, type Pool } from '../db/pool';
-import { startWorker, type Worker } from '../jobs/worker';
 
 // What every fault test starts from: the API listening (the sandbox posts its webhooks to it), one business
 // with an approved template and `recipients` contacts, and helpers to read the ground truth (the sandbox's log)
@@ -40,9 +39,7 @@ export interface FaultScene {
   /** Recipients left 'unknown' for whom no send request ever reached the sandbox: must be none. */
   unknownNeverRequested(broadcastId: number): Promise<string[]>;
   /** An in-process worker on its own pool, as `herald work` runs it. */
-  startWorker(
-    unconfirmedTimeoutSeconds?: number,
-  ): Promise<{ worker: Worker; pool: Pool; stop(): Promise<void> }>;
+  startWorker(unconfirmedTimeoutSeconds?: number): Promise<TestWorker>;
 }
 
 export async function faultScene(options: {
@@ -137,29 +134,15 @@ export async function faultScene(options: {
       );
       return rows.map((row) => row.number.replace(/^\+/, '')).filter((number) => !requested.has(number));
     },
-    async startWorker(unconfirmedTimeoutSeconds = 5) {
-      const pool = createPool(t.db.url, 4);
-      const worker = await startWorker({
-        databaseUrl: t.db.url,
-        pool,
+    startWorker(unconfirmedTimeoutSeconds = QUICK_TAKEOVER.unconfirmedTimeoutSeconds) {
+      return startTestWorker({
+        app: t,
         onError: () => {},
         onInfo: () => {},
-        broadcasts: {
-          graphApiBase: t.sandboxUrl,
-          graphVersion: t.config.GRAPH_API_VERSION,
-          encryptionKey: t.config.ENCRYPTION_KEY!,
-          leaseSeconds: 2,
-          unconfirmedTimeoutSeconds,
-        },
+        broadcasts: true,
+        ...QUICK_TAKEOVER,
+        unconfirmedTimeoutSeconds,
       });
-      return {
-        worker,
-        pool,
-        async stop() {
-          await worker.stop();
-          await pool.end();
-        },
-      };
     },
   };
 }

@@ -11,7 +11,7 @@ import { type EmbeddedCluster, startEmbeddedPostgres } from '../db/embedded-post
 import { migrate } from '../db/migrate';
 import { createPool, type Pool } from '../db/pool';
 import { signedInUser } from '../features/auth/auth-test-helpers';
-import { spawnTestWorker } from '../../../../test-support/processes';
+import { QUICK_TAKEOVER, spawnTestWorker } from '../../../../test-support/worker';
 import { sleep, waitFor } from './fault-setup';
 
 // Postgres restarted (stop, then start on the same folder and port, as a managed database's maintenance does)
@@ -114,7 +114,9 @@ describe('Postgres restarted mid-broadcast under 2 API instances and 3 worker pr
       // The production lease (15 s): a sender rides a short outage out holding its number and writes the answers
       // of the requests it made meanwhile once Postgres is back (a 2 s lease would lapse during the outage).
       for (let i = 0; i < 3; i += 1)
-        workers.push(spawnTestWorker(t, { DATABASE_URL: cluster.url, SENDER_LEASE_SECONDS: '15' }));
+        workers.push(
+          spawnTestWorker({ app: t, databaseUrl: cluster.url, ...QUICK_TAKEOVER, leaseSeconds: 15 }),
+        );
 
       const ids: number[] = [];
       for (const shop of [a, b]) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnTestWorker } from '../../../../test-support/processes';
+import { QUICK_TAKEOVER, spawnTestWorker } from '../../../../test-support/worker';
 import { type FaultScene, faultScene, sleep, waitFor } from './fault-setup';
 import { freshBroadcastRow } from '../features/broadcasts/broadcast-test-helpers';
 
@@ -67,7 +67,7 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
     for (; kills < KILLS; kills += 1) {
       const before = await handed();
       if (before >= RECIPIENTS) break;
-      const worker = spawnTestWorker(t);
+      const worker = spawnTestWorker({ app: t, ...QUICK_TAKEOVER });
       const deadline = Date.now() + 30_000;
       // Kill it while it sends: once it has moved some messages since it started, at a random moment after.
       while ((await handed()) < Math.min(RECIPIENTS, before + 50) && Date.now() < deadline) await sleep(25);
@@ -77,7 +77,7 @@ describe(`a worker killed with SIGKILL ${KILLS} times mid-broadcast`, () => {
       await worker.exited;
     }
     const killedFor = Date.now() - startedAt;
-    const survivor = spawnTestWorker(t);
+    const survivor = spawnTestWorker({ app: t, ...QUICK_TAKEOVER });
     try {
       await waitFor(
         'the broadcast to complete',

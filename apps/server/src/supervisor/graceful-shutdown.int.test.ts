@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWork, testAppEnv } from '../../../../test-support/processes';
 import { startTestApp, type TestApp } from '../../../../test-support/test-app';
+import { spawnTestWorker } from '../../../../test-support/worker';
 import { signedInUser } from '../features/auth/auth-test-helpers';
 import { serverCli } from '../paths';
 
@@ -60,12 +60,6 @@ function startHerald(command: string, env: Record<string, string>, ready: RegExp
     void exited.then((code) => reject(new Error(`herald ${command} exited (${code}): ${output}`)));
   });
 }
-
-const startWorker = async () => {
-  const worker = await startWork({ ...testAppEnv(t), SENDER_LEASE_SECONDS: '15' });
-  running.push(worker.child);
-  return worker;
-};
 
 const countStates = async (broadcastId: number) =>
   Object.fromEntries(
@@ -132,7 +126,11 @@ afterAll(async () => {
 describe('SIGTERM to a worker mid-broadcast', () => {
   it('finishes its batch and hands the number over: the other worker sends on within a second, nothing unconfirmed, no duplicate', async () => {
     // Both workers up first (a tsx start takes seconds); the one that takes the number's lease sends.
-    const workers = [await startWorker(), await startWorker()];
+    const workers = [];
+    for (let i = 0; i < 2; i += 1) {
+      workers.push(await spawnTestWorker({ app: t, leaseSeconds: 15, waitUntilStarted: true }));
+      running.push(workers[i]!.child);
+    }
     const templateId = (await t.db.pool.query("select id::int from templates where name = 'sigterm_test'"))
       .rows[0].id;
     const created = await t.app.inject({

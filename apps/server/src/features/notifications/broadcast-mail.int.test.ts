@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { startWorker, type Worker } from '../../jobs/worker';
+import { startTestWorker, type TestWorker } from '../../../../../test-support/worker';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { completeFinishedBroadcasts } from '../broadcasts/sending/broadcast-completion';
 import { refreshBroadcastCounts } from '../broadcasts/broadcast-counts';
@@ -23,7 +23,7 @@ interface Received {
 let t: TestApp;
 let smtp: SMTPServer;
 let smtpUrl: string;
-let worker: Worker;
+let worker: TestWorker;
 const received: Received[] = [];
 
 /** The message's text as written (quoted-printable soft breaks and escapes undone). */
@@ -106,8 +106,8 @@ afterAll(async () => {
 
 describe('broadcast-completed e-mail, sent by the worker', () => {
   beforeAll(async () => {
-    worker = await startWorker({
-      databaseUrl: t.db.url,
+    worker = await startTestWorker({
+      app: t,
       pool: t.db.pool,
       mail: { smtpUrl, from: 'Herald <notices@herald.test>' },
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
-import { spawnTestWorker } from '../../../../../../test-support/processes';
+import { QUICK_TAKEOVER, spawnTestWorker } from '../../../../../../test-support/worker';
 import { signedInUser } from '../../auth/auth-test-helpers';
 
 // kill -9 the sending worker five times in the middle of a 5,000-recipient broadcast while a second worker
@@ -124,7 +124,7 @@ describe('a worker killed with SIGKILL five times mid-broadcast', () => {
     // worker joins as the next standby. Production's 15 s lease, so only the liveness lock (decision 069) can
     // make the takeover quick. A database counts every holder alive for a lease after it starts (a restart's
     // grace): the suite's server may be younger than that.
-    const env = { SENDER_LEASE_SECONDS: String(LEASE_SECONDS) };
+    const options = { app: t, ...QUICK_TAKEOVER, leaseSeconds: LEASE_SECONDS };
     const uptime = await t.db.pool.query<{ s: number }>(
       'select extract(epoch from now() - pg_postmaster_start_time())::float8 as s',
     );
@@ -132,7 +132,7 @@ describe('a worker killed with SIGKILL five times mid-broadcast', () => {
     // 80 mps while the kills happen (a new standby takes a second or two to start, and the broadcast must
     // outlast five rounds), then the rest at 1,000.
     await t.db.pool.query("update phone_numbers set throughput_level = 'STANDARD'");
-    let workers = [spawnTestWorker(t, env), spawnTestWorker(t, env)];
+    let workers = [spawnTestWorker(options), spawnTestWorker(options)];
     const takeovers: number[] = [];
     try {
       for (let kill = 0; kill < 5; kill += 1) {
@@ -160,7 +160,7 @@ describe('a worker killed with SIGKILL five times mid-broadcast', () => {
           return rows[0]?.at ?? undefined;
         });
         takeovers.push(firstSend.getTime() - killedAt);
-        workers = [...workers.filter((worker) => worker !== victim), spawnTestWorker(t, env)];
+        workers = [...workers.filter((worker) => worker !== victim), spawnTestWorker(options)];
       }
       console.log(`takeover after SIGKILL, kill to the next send: ${takeovers.join(', ')} ms`);
       expect(Math.max(...takeovers)).toBeLessThan(3_000);

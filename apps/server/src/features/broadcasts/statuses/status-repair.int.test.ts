@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
-import { startWorker } from '../../../jobs/worker';
+import { startTestWorker } from '../../../../../../test-support/worker';
 import { signedInUser } from '../../auth/auth-test-helpers';
 import { HeraldMetrics } from '../../metrics/metrics-registry';
 import { postMessagesWebhook } from '../../webhooks/webhook-test-helpers';
@@ -168,8 +168,8 @@ describe('the status repair sweep', () => {
 
   it('runs in the worker every minute, keeping its place in its schedule', async () => {
     const errors: string[] = [];
-    const worker = await startWorker({
-      databaseUrl: t.db.url,
+    const worker = await startTestWorker({
+      app: t,
       pool: t.db.pool,
       onError: (e) => errors.push(e.message),
     });
