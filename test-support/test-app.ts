@@ -80,13 +80,28 @@ export async function startTestApp(
     config,
     sandboxUrl: sandbox.url,
     async close() {
-      await app.close();
-      await sandbox.close();
-      // After the app's last webhook batch, before the database goes: no status the test sent was lost.
+      // A close that takes long says which step it waits on and what the pool holds, so a hang names itself.
+      let step = 'the app';
+      const watchdog = setInterval(() => {
+        const { totalCount, idleCount, waitingCount } = db.pool;
+        console.error(
+          `test app close still waiting on ${step}: pool ${totalCount} open, ${idleCount} idle, ${waitingCount} waiting`,
+        );
+      }, 15_000);
       try {
-        await assertNoStatusBehind(db.pool);
+        await app.close();
+        step = 'the sandbox';
+        await sandbox.close();
+        // After the app's last webhook batch, before the database goes: no status the test sent was lost.
+        step = 'the status check';
+        try {
+          await assertNoStatusBehind(db.pool);
+        } finally {
+          step = 'the database drop';
+          await db.drop();
+        }
       } finally {
-        await db.drop();
+        clearInterval(watchdog);
       }
     },
   };
