@@ -4,7 +4,7 @@ import type { BroadcastReport, DashboardResponse } from '@herald/contracts';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
 import { signedInUser } from '../../auth/auth-test-helpers';
 import { postMessagesWebhook } from '../../webhooks/webhook-test-helpers';
-import { settleMessages } from '../sending/message-settle';
+import { acceptedBroadcast, accountAndNumber } from '../broadcast-test-helpers';
 
 /**
  * No rate Herald computes passes 100 % (decision 078): for random status webhooks (sent, delivered, read,
@@ -24,13 +24,7 @@ beforeAll(async () => {
   const owner = await signedInUser(t, 'rates@acme.test');
   wabaId = owner.business.waba_id;
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': wabaId };
-  const { rows } = await t.db.pool.query<{ account: number; phone: number }>(
-    `select w.id::int as account, p.id::int as phone from waba_accounts w
-       join phone_numbers p on p.waba_account_id = w.id where w.waba_id = $1 limit 1`,
-    [wabaId],
-  );
-  accountId = rows[0]!.account;
-  phoneId = rows[0]!.phone;
+  ({ accountId, phoneId } = await accountAndNumber(t.db.pool, wabaId));
 });
 afterAll(() => t.close());
 
@@ -50,30 +44,16 @@ const casePlan = fc.record({
   batches: fc.integer({ min: 1, max: 3 }),
 });
 
-async function acceptedBroadcast(count: number) {
+/** A sending broadcast of `count` messages Meta accepted, each with its wamid. */
+async function acceptedBroadcastOf(count: number) {
   serial += 1;
   const name = `rates-${serial}`;
-  const { rows } = await t.db.pool.query<{ id: number; whatsapp_number: string; broadcast_id: number }>(
-    `with b as (
-       insert into broadcasts (waba_account_id, phone_number_id, template_name, template_language, name, audience,
-                               scheduled_at, status, total_recipients, started_at)
-       values ($1, $2, 'hello', 'en_US', $4, '{"type":"all","percentage":100}', now(), 'sending', $3, now())
-       returning id)
-     insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, attempts, requested_at)
-     select $1, b.id, '+4478' || lpad(($5 * 10 + n)::text, 8, '0'), 'sending', 1, now()
-       from b, generate_series(1, $3) n
-     returning id::int, whatsapp_number, broadcast_id::int`,
-    [accountId, phoneId, count, name, serial],
-  );
-  const messages = rows
-    .sort((a, b) => a.id - b.id)
-    .map((r) => ({ id: r.id, number: r.whatsapp_number, wamid: `wamid.rates.${r.id}` }));
-  await settleMessages(
+  const made = await acceptedBroadcast(
     t.db.pool,
-    accountId,
-    messages.map((m) => ({ id: m.id, state: 'accepted' as const, wamid: m.wamid, at: new Date() })),
+    { accountId, phoneId },
+    { count, name, serial, numberPrefix: '+4478' },
   );
-  return { broadcastId: rows[0]!.broadcast_id, name, messages };
+  return { ...made, name };
 }
 
 const get = async <T>(url: string): Promise<T> => {
@@ -87,7 +67,7 @@ type Event = { statuses?: object[]; messages?: object[] };
 type CasePlan = typeof casePlan extends fc.Arbitrary<infer T> ? T : never;
 
 async function runCase(plan: CasePlan): Promise<Record<string, number | null>> {
-  const { broadcastId, name, messages } = await acceptedBroadcast(plan.messages.length);
+  const { broadcastId, name, messages } = await acceptedBroadcastOf(plan.messages.length);
   const now = Math.floor(Date.now() / 1000);
   const events: Event[] = plan.messages.flatMap((p, i) => {
     const m = messages[i]!;

@@ -3,7 +3,7 @@ import type { BroadcastReport } from '@herald/contracts';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
 import { signedInUser } from '../../auth/auth-test-helpers';
 import { postMessagesWebhook } from '../../webhooks/webhook-test-helpers';
-import { settleMessages } from '../sending/message-settle';
+import { acceptedBroadcast, accountAndNumber } from '../broadcast-test-helpers';
 
 /**
  * Meta does not order its status webhooks, and may report a message failed after delivering it (or delivered
@@ -23,40 +23,18 @@ beforeAll(async () => {
   const owner = await signedInUser(t, 'status-order@acme.test');
   wabaId = owner.business.waba_id;
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': wabaId };
-  const { rows } = await t.db.pool.query<{ account: number; phone: number }>(
-    `select w.id::int as account, p.id::int as phone from waba_accounts w
-       join phone_numbers p on p.waba_account_id = w.id where w.waba_id = $1 limit 1`,
-    [wabaId],
-  );
-  accountId = rows[0]!.account;
-  phoneId = rows[0]!.phone;
+  ({ accountId, phoneId } = await accountAndNumber(t.db.pool, wabaId));
 });
 afterAll(() => t.close());
 
-/** A sending broadcast of `count` messages Meta accepted (through the sender's settle), each with its wamid. */
+/** A sending broadcast of `count` messages Meta accepted, each with its wamid. */
 async function acceptedMessages(count: number) {
   serial += 1;
-  const { rows } = await t.db.pool.query<{ id: number; whatsapp_number: string; broadcast_id: number }>(
-    `with b as (
-       insert into broadcasts (waba_account_id, phone_number_id, template_name, template_language, name, audience,
-                               scheduled_at, status, total_recipients, started_at)
-       values ($1, $2, 'hello', 'en_US', $4, '{"type":"all","percentage":100}', now(), 'sending', $3, now())
-       returning id)
-     insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, attempts, requested_at)
-     select $1, b.id, '+4479' || lpad(($5 * 1000 + n)::text, 8, '0'), 'sending', 1, now()
-       from b, generate_series(1, $3) n
-     returning id::int, whatsapp_number, broadcast_id::int`,
-    [accountId, phoneId, count, `order-${serial}`, serial],
-  );
-  const messages = rows
-    .sort((a, b) => a.id - b.id)
-    .map((r) => ({ id: r.id, number: r.whatsapp_number, wamid: `wamid.order.${r.id}` }));
-  await settleMessages(
+  return acceptedBroadcast(
     t.db.pool,
-    accountId,
-    messages.map((m) => ({ id: m.id, state: 'accepted' as const, wamid: m.wamid, at: new Date() })),
+    { accountId, phoneId },
+    { count, name: `order-${serial}`, serial, numberPrefix: '+4479' },
   );
-  return { broadcastId: rows[0]!.broadcast_id, messages };
 }
 
 type Message = Awaited<ReturnType<typeof acceptedMessages>>['messages'][number];
