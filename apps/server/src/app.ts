@@ -25,7 +25,7 @@ import { templatesRoutes } from './features/templates/routes';
 import { TemplatesService } from './features/templates/templates-service';
 import { templateSyncRoutes } from './features/templates/templates-sync';
 import { webhookRoutes } from './features/webhooks/routes';
-import { createWebhookProcessor } from './features/webhooks/create-webhook-processor';
+import { createWebhookProcessor } from './webhook-handlers';
 import type { WebhookProcessor } from './features/webhooks/webhook-processor';
 import { GraphClient } from './graph/graph-client';
 import { graphVersionWarning } from './graph/graph-versions';

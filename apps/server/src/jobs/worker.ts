@@ -19,7 +19,7 @@ import {
 import { removeExpiredData, RETENTION_CRON, RETENTION_QUEUE } from '../features/retention/data-retention';
 import { SecretBox } from '../security/secret-box';
 import type { Pool } from '../db/pool';
-import { createWebhookProcessor } from '../features/webhooks/create-webhook-processor';
+import { createWebhookProcessor } from '../webhook-handlers';
 import { HEARTBEAT_CRON, HEARTBEAT_QUEUE, recordHeartbeat } from './heartbeat';
 import { WEBHOOK_SWEEP_QUEUE } from './job-schema';
 

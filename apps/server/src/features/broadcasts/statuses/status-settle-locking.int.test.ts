@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
 import { signedInUser } from '../../auth/auth-test-helpers';
-import { createWebhookProcessor } from '../../webhooks/create-webhook-processor';
+import { createWebhookProcessor } from '../../../webhook-handlers';
 import { postSignedWebhook } from '../../webhooks/webhook-test-helpers';
 import { refreshBroadcastCounts } from '../broadcast-counts';
 import { settleMessages, type SendResult } from '../sending/message-settle';

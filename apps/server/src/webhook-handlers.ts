@@ -1,18 +1,19 @@
-import type { Pool } from '../../db/pool';
-import { applyAccountUpdate } from '../account-health/index';
-import { applyMessageStatuses, collectTemplatePause } from '../broadcasts/index';
-import { applyOptOuts } from '../contacts/index';
-import { storeInboundMessages } from '../replies/index';
-import { applyCapabilityUpdate, applyPhoneQualityUpdate } from '../numbers/index';
+import type { Pool } from './db/pool';
+import { applyAccountUpdate } from './features/account-health/index';
+import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
+import { applyOptOuts } from './features/contacts/index';
+import { storeInboundMessages } from './features/replies/index';
+import { applyCapabilityUpdate, applyPhoneQualityUpdate } from './features/numbers/index';
 import {
   applyTemplateCategoryUpdate,
   applyTemplateQualityUpdate,
   applyTemplateStatusUpdate,
-} from '../templates/index';
-import { WebhookProcessor } from './webhook-processor';
+} from './features/templates/index';
+import { WebhookProcessor } from './features/webhooks/index';
 
 /**
- * The processor with every feature's handler, so the API server (which drains right after storing) and the
+ * The processor with every feature's handler: the one place that knows both the webhook processor and the
+ * features, so webhooks/ imports none of them. Built here so the API server (which drains right after storing) and the
  * worker (which sweeps up anything a crash left pending) apply events the same way.
  */
 export function createWebhookProcessor(
