@@ -67,7 +67,7 @@ export interface LeaseHolder {
  * that waited for a lock is still written just before its requests.
  */
 export async function markRequested(
-  pool: Pool,
+  pool: Pool | PoolClient,
   { phoneId, accountId, holder }: LeaseHolder,
   ids: number[],
 ): Promise<Set<number>> {

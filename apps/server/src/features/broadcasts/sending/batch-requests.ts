@@ -29,9 +29,10 @@ export interface BatchRequester {
 /**
  * Requests a prepared batch at the number's pace, in claim order; answers each handled message's result. A row
  * is requested only once it has the bucket's token, a connected socket holding its request unwritten, and its
- * own mark (request-marks.ts); the request is written the moment the mark is: so a kill leaves unconfirmed only
- * rows whose requests were on their way to Meta. Marks are not awaited in turn:
- * while one is written the next rows take their tokens, so the database's round trip does not slow the pace.
+ * own mark (request-marks.ts); the request is written before the mark commits, in the same call: so a kill
+ * leaves unconfirmed only rows whose requests were on their way to Meta, and gives the rest back to the queue.
+ * Marks are not awaited in turn: while one is written the next rows take their tokens, so the database's round
+ * trips do not slow the pace.
  */
 export async function requestBatch(
   deps: BatchRequester,
@@ -84,20 +85,23 @@ export async function requestBatch(
       sends.push(Promise.resolve({ id: message.id, state: 'released' }));
       continue;
     }
+    // Written in the call that learns of the mark, before it commits: nothing waits between the two. Not
+    // marked (the lease was lost, or a takeover moved the row) or the mark failed: not this sender's to
+    // request, nor to give back.
     sends.push(
-      marks.mark(message.id).then((mark) => {
-        // Not marked (the lease was lost, or a takeover moved the row) or the mark failed: not this
-        // sender's to request, nor to give back.
-        if (mark !== 'marked') {
+      marks.mark(message.id, opened.send).then((sent) => {
+        if (sent === null) {
           opened.abandon();
           return null;
         }
-        // Written in this call, right after the mark: nothing waits between the two.
-        return opened.send().then((outcome) => answered(message, outcome));
+        return sent.answer.then((outcome) => answered(message, outcome));
       }),
     );
   }
   const results = await Promise.all(sends);
   if (marks.failed) deps.log?.error({ err: marks.error }, 'marking requests failed');
+  await marks.markWhatWasSent(deps.stopping).catch((error: unknown) => {
+    deps.log?.error({ err: error }, 'marking requests already written failed');
+  });
   return results.filter((result): result is SendResult => result !== null);
 }
