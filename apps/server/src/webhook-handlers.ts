@@ -1,7 +1,7 @@
 import type { Pool } from './db/pool';
 import { applyAccountUpdate } from './features/account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
-import { applyOptOuts } from './features/contacts/index';
+import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
 import { storeInboundMessages } from './features/replies/index';
 import { applyCapabilityUpdate, applyPhoneQualityUpdate } from './features/numbers/index';
 import {
@@ -30,6 +30,7 @@ export function createWebhookProcessor(
   processor.on('messages', applyOptOuts);
   // Every customer message is kept and linked to the broadcast message it answers.
   processor.on('messages', storeInboundMessages);
+  processor.on('user_preferences', applyUserPreferences);
   processor.on('business_capability_update', applyCapabilityUpdate);
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
   processor.on('account_update', applyAccountUpdate);

@@ -24,6 +24,7 @@ import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerPricingAnalyticsRoutes } from './routes/pricing-analytics';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
+import { registerWebhookEventControlRoutes } from './routes/webhook-event-control';
 import { checkMessagingLimit, checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
 import { captureState, restoreState } from './persistence/state-document';
 import { StatePersistence } from './persistence/state-persistence';
@@ -234,6 +235,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerControlAccess(app, options.controlToken);
   registerControlRoutes(app, ctx, { revealSecrets: options.revealSecretsInState === true });
   registerBsuidControlRoutes(app, ctx);
+  registerWebhookEventControlRoutes(app, ctx);
   registerPhoneNumberControlRoutes(app, ctx);
   registerEmbeddedSignupRoutes(app, ctx);
   registerOauthRoutes(app, ctx);

@@ -96,6 +96,54 @@ export const applyOptOuts: WebhookHandler = async (client, change) => {
   if (stop.size > 0) await addStoppedStrangers(client, change.wabaId, [...stop.values()]);
 };
 
+interface UserPreference {
+  wa_id?: unknown;
+  user_id?: unknown;
+  category?: unknown;
+  value?: unknown;
+}
+
+/**
+ * The `user_preferences` webhook: a person stopped or resumed this business's marketing messages in WhatsApp
+ * itself (Meta sends nothing marketing to them meanwhile: 131050). A stop opts the contact out like a STOP
+ * reply, a person known only by BSUID included; a resume opts them back in like START: it is the person's own
+ * latest choice, made where Meta asks it (decision 080). Other categories change nothing.
+ */
+export const applyUserPreferences: WebhookHandler = async (client, change) => {
+  const value = change.value as { contacts?: unknown; user_preferences?: unknown } | undefined;
+  const people = peopleOf({ contacts: value?.contacts });
+  await recordPeople(client, change.wabaId, people);
+  const stop = new Map<string, WebhookPerson>();
+  const resume = new Map<string, WebhookPerson>();
+  const preferences = Array.isArray(value?.user_preferences)
+    ? (value.user_preferences as UserPreference[])
+    : [];
+  for (const preference of preferences) {
+    if (preference?.category !== 'marketing_messages') continue;
+    const number = e164(preference.wa_id);
+    const bsuid = isBsuid(preference.user_id) ? preference.user_id : null;
+    if (number === null && bsuid === null) continue;
+    const profile = people.find(
+      (p) => (number !== null && p.number === number) || (bsuid !== null && p.bsuid === bsuid),
+    );
+    const person = {
+      number,
+      bsuid: bsuid ?? profile?.bsuid ?? null,
+      username: profile?.username ?? null,
+      name: profile?.name ?? null,
+    };
+    const key = person.bsuid ?? number!;
+    // The latest preference of a person in the change wins.
+    stop.delete(key);
+    resume.delete(key);
+    if (preference.value === 'stop') stop.set(key, person);
+    else if (preference.value === 'resume') resume.set(key, person);
+  }
+  if (stop.size > 0) await setOptedOut(client, change.wabaId, true, [...stop.values()]);
+  if (resume.size > 0) await setOptedOut(client, change.wabaId, false, [...resume.values()]);
+  if (stop.size > 0) await addStoppedStrangers(client, change.wabaId, [...stop.values()]);
+};
+
 const personParams = (people: WebhookPerson[]) => [
   people.map((p) => p.number),
   people.map((p) => p.bsuid),
