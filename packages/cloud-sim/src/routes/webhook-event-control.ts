@@ -25,7 +25,7 @@ const bsuid = (params: Record<string, unknown>, name: string): string | null => 
 /**
  * `GET /__sandbox/webhook-events`: the names of the events the sandbox can send (event-examples.ts).
  * `POST /__sandbox/webhook-events` {event, phone_number_id, from?, user_id?, new_number?, new_user_id?,
- * template_id?}: sends that event's example for the number's WABA, signed and retried like every webhook.
+ * template_id? or template_name and template_language?}: sends that event's example for the number's WABA, signed and retried like every webhook.
  */
 export function registerWebhookEventControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/__sandbox/webhook-events', async () => ({ events: Object.keys(WEBHOOK_EXAMPLES) }));
@@ -40,10 +40,24 @@ export function registerWebhookEventControlRoutes(app: FastifyInstance, ctx: San
     if (phoneId === undefined) throw missingParameter('phone_number_id');
     const phone = ctx.state.findPhoneNumber(phoneId);
     if (!phone) throw new GraphError(404, 100, `(#100) No phone number with id ${phoneId}`);
+    // A template by Meta's id, or by its name and language (as the webhook itself names it).
     const templateId = stringParam(params, 'template_id');
-    const template = templateId === undefined ? undefined : ctx.state.templates.find(templateId);
-    if (templateId !== undefined && !template)
-      throw new GraphError(404, 100, `(#100) No template with id ${templateId}`);
+    const templateName = stringParam(params, 'template_name');
+    const template =
+      templateId !== undefined
+        ? ctx.state.templates.find(templateId)
+        : templateName !== undefined
+          ? ctx.state.templates.findByNameAndLanguage(
+              phone.wabaId,
+              templateName,
+              stringParam(params, 'template_language') ?? 'en_US',
+            )
+          : undefined;
+    if (
+      (templateId !== undefined || templateName !== undefined) &&
+      (!template || template.wabaId !== phone.wabaId)
+    )
+      throw new GraphError(404, 100, `(#100) No template ${templateId ?? templateName} in this WABA`);
     let notification: ReturnType<typeof exampleNotification>;
     try {
       notification = exampleNotification(event, {
