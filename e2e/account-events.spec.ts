@@ -62,7 +62,6 @@ async function createBroadcast(name: string, templateId: number, tag: string): P
 
 const report = (id: number) => api<BroadcastReport>(`/broadcast/${id}/recipients/`);
 
-let utilityTemplate: number;
 let marketingTemplate: number;
 
 beforeAll(async () => {
@@ -76,7 +75,7 @@ beforeAll(async () => {
     `name,number\n${CROWD.map((n, i) => `Guest ${i},${n}`).join('\n')}\n`,
     'Crowd',
   );
-  utilityTemplate = await createApprovedTemplate(stack, token, {
+  await createApprovedTemplate(stack, token, {
     name: 'order_update',
     language: 'en_US',
     category: 'UTILITY',
