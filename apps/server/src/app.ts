@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Config, requireSecrets } from './config';
 import type { Pool } from './db/pool';
+import { readSendingStop } from './features/account-health/index';
 import { AuthService } from './features/auth/auth-service';
 import { BroadcastsService } from './features/broadcasts/broadcasts-service';
 import { broadcastsRoutes } from './features/broadcasts/routes';
@@ -129,7 +130,11 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     );
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
     await scope.register(templateSyncRoutes({ pool, graph, secrets: secretBox }));
-    await scope.register(broadcastsRoutes(new BroadcastsService({ pool })));
+    await scope.register(
+      broadcastsRoutes(
+        new BroadcastsService({ pool, sendingStop: (accountId) => readSendingStop(pool, accountId) }),
+      ),
+    );
     await scope.register(
       testSendRoutes({
         pool,

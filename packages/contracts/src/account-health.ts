@@ -96,6 +96,19 @@ export function accountPauseReason(kind: 'ban' | 'restriction'): string {
     : 'WhatsApp restricted this business account from starting conversations: broadcasts cannot be sent until the restriction ends';
 }
 
+/**
+ * Why nothing may be sent from the account now, in the words a paused broadcast shows; null when sending is
+ * allowed. A ban (DISABLE) stops everything; a restriction of business-initiated messaging stops broadcasts.
+ * Resuming or creating a broadcast is refused while one holds: it would only send into WhatsApp's errors.
+ */
+export function accountSendingStop(health: AccountHealthResponse): string | null {
+  if (health.ban?.state === BAN_STOPS_SENDING) return accountPauseReason('ban');
+  if (health.restrictions.some((r) => r.type === RESTRICTION_STOPS_BROADCASTS)) {
+    return accountPauseReason('restriction');
+  }
+  return null;
+}
+
 /** The banner's lines, most serious first; none when the account is in good standing. */
 export function accountHealthNotices(health: AccountHealthResponse): AccountHealthNotice[] {
   const notices: AccountHealthNotice[] = [];

@@ -1,4 +1,9 @@
-import { type AccountHealthResponse, type AccountRestriction, VIOLATION_SHOWN_DAYS } from '@herald/contracts';
+import {
+  accountSendingStop,
+  type AccountHealthResponse,
+  type AccountRestriction,
+  VIOLATION_SHOWN_DAYS,
+} from '@herald/contracts';
 import type { Pool } from '../../db/pool';
 import { metaTime } from './account-health-webhooks';
 
@@ -57,4 +62,9 @@ export async function readShownAccountHealth(
 ): Promise<AccountHealthResponse | undefined> {
   const health = await readAccountHealth(pool, accountId);
   return health.ban || health.restrictions.length > 0 || health.violation ? health : undefined;
+}
+
+/** Why the account may send nothing now (a ban, a restriction of business-initiated messaging), or null. */
+export async function readSendingStop(pool: Pool, accountId: number): Promise<string | null> {
+  return accountSendingStop(await readAccountHealth(pool, accountId));
 }

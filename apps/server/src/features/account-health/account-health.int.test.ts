@@ -132,11 +132,30 @@ describe('account_update: ban (DISABLED_UPDATE)', () => {
     });
     expect(theirs.json()).not.toHaveProperty('account_health');
 
+    // While banned, nothing can be resumed or created: it would only send into WhatsApp's errors.
+    const resume = () =>
+      t.app.inject({ method: 'POST', url: `/broadcast/${sending}/resume/`, headers: banned.headers });
+    const refused = await resume();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      errors: [{ field: 'status', message: accountPauseReason('ban') }],
+    });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/broadcast/create/',
+      headers: banned.headers,
+      payload: { name: 'During the ban', template_id: 1, recipients: { type: 'all', percentage: 100 } },
+    });
+    expect(created.statusCode).toBe(409);
+    expect(created.json()).toMatchObject({ errors: [{ field: 'waba', message: accountPauseReason('ban') }] });
+    expect((await statusOf(sending)).status).toBe('paused');
+
     await accountUpdate(banned, { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE' } });
     expect((await health(banned)).ban).toBeNull();
-    // Nothing resumes by itself: the user resumes each broadcast.
+    // Nothing resumes by itself: the user resumes each broadcast, and the ban no longer stands in the way.
     expect(await statusOf(sending)).toEqual({ status: 'paused', status_reason: accountPauseReason('ban') });
     expect((await statusOf(scheduled)).status).toBe('paused');
+    expect(JSON.stringify((await resume()).json())).not.toContain(accountPauseReason('ban'));
   });
 
   it('a scheduled ban (SCHEDULE_FOR_DISABLE) is shown with its date and pauses nothing', async () => {
@@ -174,6 +193,15 @@ describe('account_update: restrictions and violations', () => {
       { type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expires_at: '2099-04-19T13:59:20.000Z' },
     ]);
     expect(body.restricted_since).toEqual(expect.any(String));
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/broadcast/${sending}/resume/`,
+      headers: banned.headers,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      errors: [{ field: 'status', message: accountPauseReason('restriction') }],
+    });
 
     // Meta lifts the restrictions (an empty list): the banner clears, the broadcast stays paused.
     await accountUpdate(banned, { event: 'ACCOUNT_RESTRICTION', restriction_info: [] });

@@ -31,11 +31,23 @@ export const BROADCASTS_DUE_CHANNEL = 'herald_broadcasts_due';
 
 /** Creating and listing broadcasts; sending is the engine's (broadcast-engine.ts). */
 export class BroadcastsService {
-  constructor(private readonly deps: { pool: Pool; now?: () => number }) {}
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      now?: () => number;
+      /**
+       * Why the account may send nothing now (WhatsApp banned or restricted it), or null: the account-health
+       * feature's answer, given by the app (that feature pauses broadcasts through this one).
+       */
+      sendingStop?: (accountId: number) => Promise<string | null>;
+    },
+  ) {}
 
   async create(waba: OwnedWaba, request: BroadcastCreateRequest) {
     const { pool } = this.deps;
     const now = this.deps.now?.() ?? Date.now();
+    const stop = await this.deps.sendingStop?.(waba.id);
+    if (stop) throw HttpError.field(409, 'waba', stop);
     const template = await findTemplate(pool, waba, request.template_id);
     if (template.status !== 'APPROVED') {
       throw HttpError.field(
@@ -158,6 +170,8 @@ export class BroadcastsService {
         throw HttpError.field(409, 'status', `A ${current} broadcast cannot be ${rule.done}`);
       }
       if (action === 'resume') {
+        const stop = await this.deps.sendingStop?.(waba.id);
+        if (stop) throw HttpError.field(409, 'status', stop);
         const blocked = await resumeBlockedBy(client, id);
         if (blocked) throw HttpError.field(409, 'status', blocked);
         await applyResumeSpendCap(client, id, body);
