@@ -115,7 +115,15 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
   ['security:PIN_CHANGED', {}, 'none'],
   ['security:PIN_RESET_REQUEST', {}, 'none'],
   ['security:PIN_REQUEST_SUCCESS', {}, 'none'],
-  ['phone_number_name_update:APPROVED', {}, 'none'],
+  [
+    'phone_number_name_update:APPROVED',
+    {},
+    async () =>
+      expect(
+        (await one('select verified_name from phone_numbers where waba_account_id = $1', [accountId]))
+          .verified_name,
+      ).toBe('Example Shop'),
+  ],
   [
     'user_preferences:stop',
     { from: NUMBER },

@@ -3,7 +3,11 @@ import { applyAccountUpdate } from './features/account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
 import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
 import { storeInboundMessages } from './features/replies/index';
-import { applyCapabilityUpdate, applyPhoneQualityUpdate } from './features/numbers/index';
+import {
+  applyCapabilityUpdate,
+  applyPhoneNameUpdate,
+  applyPhoneQualityUpdate,
+} from './features/numbers/index';
 import {
   applyTemplateCategoryUpdate,
   applyTemplateQualityUpdate,
@@ -33,6 +37,7 @@ export function createWebhookProcessor(
   processor.on('user_preferences', applyUserPreferences);
   processor.on('business_capability_update', applyCapabilityUpdate);
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
+  processor.on('phone_number_name_update', applyPhoneNameUpdate);
   processor.on('account_update', applyAccountUpdate);
   return processor;
 }

@@ -1,2 +1,2 @@
 // What other features use of the numbers feature (decision 071: features meet only through index.ts).
-export { applyCapabilityUpdate, applyPhoneQualityUpdate } from './number-webhooks';
+export { applyCapabilityUpdate, applyPhoneNameUpdate, applyPhoneQualityUpdate } from './number-webhooks';

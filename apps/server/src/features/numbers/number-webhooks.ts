@@ -58,8 +58,8 @@ function limitOfQualityEvent(update: QualityUpdate): unknown {
 
 /**
  * `phone_number_quality_update`: FLAGGED and UNFLAGGED change whether the number may send (its status);
- * THROUGHPUT_UPGRADE moves the number to Meta's high throughput level, which the sender paces at when it next
- * starts for the number; a limit change (DOWNGRADE, UPGRADE) carries the portfolio's new tier. The number is
+ * THROUGHPUT_UPGRADE moves the number to Meta's high throughput level, which the sender paces at from its next
+ * batch; a limit change (DOWNGRADE, UPGRADE) carries the portfolio's new tier. The number is
  * named by its display number, digits only in webhooks (Meta's Cloud API documentation).
  */
 export const applyPhoneQualityUpdate: WebhookHandler = async (client, change) => {
@@ -87,4 +87,32 @@ export const applyPhoneQualityUpdate: WebhookHandler = async (client, change) =>
   }
   const tier = limitOfQualityEvent(update);
   if (tier !== undefined) await setPortfolioTier(client, id, tier);
+};
+
+interface NameUpdate {
+  display_phone_number?: unknown;
+  decision?: unknown;
+  requested_verified_name?: unknown;
+}
+
+/**
+ * `phone_number_name_update`: Meta reviewed the display name asked for the number. APPROVED makes it the
+ * number's verified name, shown wherever Herald names the number; a rejected or deferred name changes nothing
+ * (the number keeps the name it had). The number is named by its display number, digits only.
+ */
+export const applyPhoneNameUpdate: WebhookHandler = async (client, change) => {
+  const update = change.value as NameUpdate | undefined;
+  const name =
+    typeof update?.requested_verified_name === 'string' ? update.requested_verified_name.trim() : '';
+  const digits =
+    typeof update?.display_phone_number === 'string' ? update.display_phone_number.replace(/\D/g, '') : '';
+  if (update?.decision !== 'APPROVED' || name === '' || digits === '') return;
+  const id = await wabaAccountId(client, change.wabaId);
+  if (id === null) return;
+  await client.query(
+    `update phone_numbers set verified_name = $3, synced_at = now()
+      where waba_account_id = $1 and regexp_replace(display_phone_number, '\\D', '', 'g') = $2
+        and verified_name is distinct from $3`,
+    [id, digits, name.slice(0, 200)],
+  );
 };

@@ -93,6 +93,9 @@ export class NumberSender {
         }
         next = observed(this.prepare(context, lease));
         if (prepared.kind === 'not prepared') continue;
+        // The number's throughput may have been raised meanwhile (THROUGHPUT_UPGRADE): paced so from this batch.
+        context.mps = await this.currentMps(context.mps);
+        if (bucket.rate !== context.mps) bucket.setRate(context.mps);
         const unanswered = new UnansweredSends();
         const results = await this.sendBatch(context, bucket, prepared, unanswered);
         // This batch's results are written after the previous batch's, even when those failed: a sender that
@@ -272,6 +275,16 @@ export class NumberSender {
       media: new Map<number, string>(),
       mps: this.deps.mpsOverride ?? MPS_OF_LEVEL[row.throughput_level ?? 'STANDARD'] ?? 80,
     };
+  }
+
+  /** The number's pace now: its throughput level as last stored (a webhook may have raised it), or the override. */
+  private async currentMps(fallback: number): Promise<number> {
+    if (this.deps.mpsOverride !== undefined) return this.deps.mpsOverride;
+    const { rows } = await this.deps.pool.query<{ level: string | null }>(
+      'select throughput_level as level from phone_numbers where id = $1',
+      [this.phoneId],
+    );
+    return rows[0] ? (MPS_OF_LEVEL[rows[0].level ?? 'STANDARD'] ?? 80) : fallback;
   }
 
   private async nextRetryInMs(): Promise<number | null> {

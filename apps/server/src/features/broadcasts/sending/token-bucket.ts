@@ -5,15 +5,31 @@
 export class TokenBucket {
   private tokens: number;
   private last: number;
-  private readonly capacity: number;
+  private capacity: number;
 
   constructor(
-    private readonly ratePerSecond: number,
+    private ratePerSecond: number,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.capacity = Math.max(1, ratePerSecond / 10);
     this.tokens = this.capacity;
     this.last = this.now();
+  }
+
+  get rate(): number {
+    return this.ratePerSecond;
+  }
+
+  /** Paces at a new rate from now on (the number's throughput changed); tokens saved so far are kept. */
+  setRate(ratePerSecond: number): void {
+    this.tokens = Math.min(
+      this.tokens + ((this.now() - this.last) * this.ratePerSecond) / 1000,
+      this.capacity,
+    );
+    this.last = this.now();
+    this.ratePerSecond = ratePerSecond;
+    this.capacity = Math.max(1, ratePerSecond / 10);
+    this.tokens = Math.min(this.tokens, this.capacity);
   }
 
   /** Resolves when a send may start. */
