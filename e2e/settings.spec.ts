@@ -59,12 +59,14 @@ describe('settings in Chromium', () => {
     await openTab('Message Settings');
     await page.getByLabel('Default Language').selectOption({ label: 'French' });
     await page.getByLabel('Require Approval for New Templates').check();
+    await page.getByLabel('Opt-out Words').fill('stop, arrêt, assez');
     await saveTab('Message Settings');
 
     await reloadSettings();
     await openTab('Message Settings');
     expect(await page.getByLabel('Default Language').inputValue()).toBe('fr');
     expect(await page.getByLabel('Require Approval for New Templates').isChecked()).toBe(true);
+    expect(await page.getByLabel('Opt-out Words').inputValue()).toBe('stop, arrêt, assez');
   });
 
   it('Customer Settings: saved, kept after a reload, and the tab says no mail server is configured', async () => {

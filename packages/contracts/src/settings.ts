@@ -21,6 +21,40 @@ export type SettingsLanguageCode = (typeof SETTINGS_LANGUAGES)[number]['code'];
 export const RETENTION_YEARS = [1, 3, 5] as const;
 export type RetentionYears = (typeof RETENTION_YEARS)[number];
 
+/**
+ * Replies that opt a contact out of broadcasts, and back in, in each language the settings offer (English,
+ * Spanish, French): what an account uses until it sets its own lists. A reply counts when it is exactly one of
+ * the words, whatever its case and accents (replyWordKey), typed or a button's or list row's text or id.
+ */
+export const DEFAULT_OPT_OUT_WORDS = [
+  'stop',
+  'unsubscribe',
+  'stop promotions',
+  'baja',
+  'parar',
+  'cancelar',
+  'arrêt',
+  'désabonner',
+];
+export const DEFAULT_OPT_IN_WORDS = ['start', 'subscribe', 'alta', 'suscribir', 'reprendre', 'abonner'];
+
+/** How a reply and a listed word are compared: trimmed, spaces collapsed, lower case, accents dropped. */
+export function replyWordKey(word: string): string {
+  return word
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+}
+
+const replyWords = (name: string) =>
+  z
+    .array(
+      z.string().trim().min(1, `${name} cannot be empty`).max(40, `${name} are at most 40 characters each`),
+    )
+    .max(30, `At most 30 ${name.toLowerCase()}`);
+
 export const accountSettingsSchema = z.object({
   default_language: z.enum(['en_US', 'es', 'fr']),
   require_template_approval: z.boolean(),
@@ -28,6 +62,10 @@ export const accountSettingsSchema = z.object({
   retention_years: z.union([z.literal(1), z.literal(3), z.literal(5)]),
   dark_theme: z.boolean(),
   beta_features: z.boolean(),
+  /** Replies that opt a contact out of broadcasts (at least one: WhatsApp requires an opt-out). */
+  opt_out_words: replyWords('Opt-out words').min(1, 'Keep at least one opt-out word'),
+  /** Replies that opt a contact back in. */
+  opt_in_words: replyWords('Opt-in words'),
 });
 export type AccountSettings = z.infer<typeof accountSettingsSchema>;
 
@@ -39,10 +77,23 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
   retention_years: 5,
   dark_theme: false,
   beta_features: false,
+  opt_out_words: DEFAULT_OPT_OUT_WORDS,
+  opt_in_words: DEFAULT_OPT_IN_WORDS,
 };
 
 /** PUT body: any subset; the answer is the whole stored settings. */
-export const accountSettingsUpdateSchema = accountSettingsSchema.partial();
+export const accountSettingsUpdateSchema = accountSettingsSchema.partial().superRefine((update, context) => {
+  // A word in both lists would opt a contact out and in with the same reply.
+  const out = new Set((update.opt_out_words ?? []).map(replyWordKey));
+  const both = (update.opt_in_words ?? []).filter((word) => out.has(replyWordKey(word)));
+  if (both.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      path: ['opt_in_words'],
+      message: `${both.join(', ')} cannot be both an opt-out and an opt-in word`,
+    });
+  }
+});
 export type AccountSettingsUpdate = z.infer<typeof accountSettingsUpdateSchema>;
 
 /** GET /settings/ answer: the stored settings and whether Herald can send e-mail at all (SMTP_URL set). */

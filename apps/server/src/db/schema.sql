@@ -60,6 +60,8 @@ CREATE TABLE account_settings (
     dark_theme boolean DEFAULT false NOT NULL,
     beta_features boolean DEFAULT false NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    opt_out_words text[],
+    opt_in_words text[],
     CONSTRAINT account_settings_pkey PRIMARY KEY (waba_account_id),
     CONSTRAINT account_settings_default_language_check CHECK ((default_language = ANY (ARRAY['en_US'::text, 'es'::text, 'fr'::text]))),
     CONSTRAINT account_settings_retention_years_check CHECK ((retention_years = ANY (ARRAY[1, 3, 5]))),

@@ -1,5 +1,6 @@
-import { META_ERROR } from '@herald/contracts';
+import { META_ERROR, replyWordKey } from '@herald/contracts';
 import type { PoolClient } from 'pg';
+import { readReplyWords } from '../settings/index';
 import type { InboundMessage, MessagesValue, WebhookHandler } from '../webhooks/index';
 import {
   applyUserIdChanges,
@@ -12,10 +13,6 @@ import {
   type WebhookPerson,
 } from './bsuid-contacts';
 import { applyNumberChanges, numberChangesOf } from './number-changes';
-
-/** Replies that stop marketing messages, and the ones that start them again (trimmed, any case). */
-const STOP_WORDS = new Set(['stop', 'unsubscribe', 'stop promotions']);
-const START_WORDS = new Set(['start', 'subscribe']);
 
 /**
  * The words of a reply, whatever its kind: typed text, a quick-reply button's payload and label, and an
@@ -32,7 +29,7 @@ function wordsOf(message: InboundMessage): string[] {
     interactive?.list_reply?.title,
     interactive?.list_reply?.id,
   ];
-  return words.filter((w): w is string => typeof w === 'string').map((w) => w.trim().toLowerCase());
+  return words.filter((w): w is string => typeof w === 'string').map(replyWordKey);
 }
 
 interface InteractiveReply {
@@ -53,8 +50,9 @@ function senderOf(message: InboundMessage, contacts: unknown, people: WebhookPer
 }
 
 /**
- * Opt-outs from the `messages` webhook: a person who replies STOP (typed, a quick-reply button or an interactive
- * reply) or whose message fails with 131050 is opted out of this account's broadcasts; START opts them back in. The
+ * Opt-outs from the `messages` webhook: a person who replies one of the account's opt-out words (STOP, BAJA, …;
+ * typed, a quick-reply button or an interactive reply) or whose message fails with 131050 is opted out of this
+ * account's broadcasts; an opt-in word (START, …) opts them back in (decision 081). The
  * person is found by number or by BSUID (decision 050); a person known only by BSUID whom Herald has no contact
  * for becomes a contact, opted out, so later broadcasts leave them out too. Before that, what the change tells
  * of known contacts is kept (a changed number or BSUID, their BSUID, username). Only the account the entry names
@@ -71,12 +69,14 @@ export const applyOptOuts: WebhookHandler = async (client, change) => {
   const start = new Map<string, WebhookPerson>();
   const key = (p: WebhookPerson) => p.bsuid ?? p.number!;
   const contacts = (value as { contacts?: unknown } | undefined)?.contacts;
+  // The account's own opt-out and opt-in words (Settings), or Herald's defaults in English, Spanish and French.
+  const replyWords = (value?.messages ?? []).length > 0 ? await readReplyWords(client, change.wabaId) : null;
   for (const message of value?.messages ?? []) {
     const person = senderOf(message, contacts, people);
     if (person === null) continue;
     const words = wordsOf(message);
-    if (words.some((w) => STOP_WORDS.has(w))) stop.set(key(person), person);
-    else if (words.some((w) => START_WORDS.has(w))) start.set(key(person), person);
+    if (words.some((w) => replyWords!.optOut.has(w))) stop.set(key(person), person);
+    else if (words.some((w) => replyWords!.optIn.has(w))) start.set(key(person), person);
   }
   for (const status of value?.statuses ?? []) {
     const number = e164(status.recipient_id);

@@ -87,6 +87,40 @@ describe('opt-outs from the messages webhook', () => {
     expect(await optedOut(user, '+14155552001')).toBe(false);
   });
 
+  it('opts out in Spanish and French by default, whatever the case and accents', async () => {
+    await addContact(user, 'Lucia', '+34600000001');
+    await addContact(user, 'Amelie', '+33600000001');
+    await inbound(user, '34600000001', { text: 'BAJA' });
+    await inbound(user, '33600000001', { text: 'Arret' });
+    expect(await optedOut(user, '+34600000001')).toBe(true);
+    expect(await optedOut(user, '+33600000001')).toBe(true);
+    await inbound(user, '34600000001', { text: 'Alta' });
+    expect(await optedOut(user, '+34600000001')).toBe(false);
+  });
+
+  it("follows the account's own opt-out and opt-in words from Settings, and no longer the defaults it dropped", async () => {
+    await addContact(user, 'Custom', '+14155552009');
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/settings/',
+      headers: user.headers,
+      payload: { opt_out_words: ['Nie wieder', 'stop'], opt_in_words: ['wieder da'] },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    await inbound(user, '14155552009', { text: 'nie   WIEDER' });
+    expect(await optedOut(user, '+14155552009')).toBe(true);
+    await inbound(user, '14155552009', { text: 'START' });
+    expect(await optedOut(user, '+14155552009')).toBe(true);
+    await inbound(user, '14155552009', { text: 'Wieder da' });
+    expect(await optedOut(user, '+14155552009')).toBe(false);
+    await inbound(user, '14155552009', { text: 'unsubscribe' });
+    expect(await optedOut(user, '+14155552009')).toBe(false);
+    // Another account keeps Herald's defaults.
+    await addContact(other, 'Elsewhere', '+14155552010');
+    await inbound(other, '14155552010', { text: 'nie wieder' });
+    expect(await optedOut(other, '+14155552010')).toBe(false);
+  });
+
   it('opts out a recipient whose message failed with 131050', async () => {
     const response = await postMessagesWebhook(t, user.business.waba_id, {
       statuses: [

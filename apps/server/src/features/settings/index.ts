@@ -1,2 +1,2 @@
 // What other features use of the settings feature (decision 071: features meet only through index.ts).
-export { readAccountSettings } from './settings-repo';
+export { readAccountSettings, readReplyWords } from './settings-repo';

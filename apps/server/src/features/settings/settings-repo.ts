@@ -1,5 +1,6 @@
 import {
   DEFAULT_ACCOUNT_SETTINGS,
+  replyWordKey,
   type AccountSettings,
   type AccountSettingsUpdate,
 } from '@herald/contracts';
@@ -9,15 +10,47 @@ import type { Pool } from '../../db/pool';
 type Queryable = Pool | PoolClient;
 
 const COLUMNS = `default_language, require_template_approval, notify_by_email, retention_years::int,
-  dark_theme, beta_features`;
+  dark_theme, beta_features, opt_out_words, opt_in_words`;
+
+type StoredSettings = Omit<AccountSettings, 'opt_out_words' | 'opt_in_words'> & {
+  opt_out_words: string[] | null;
+  opt_in_words: string[] | null;
+};
+
+/** A stored row as the settings it means: a reply-word list never set is Herald's default one. */
+const withDefaults = (row: StoredSettings): AccountSettings => ({
+  ...row,
+  opt_out_words: row.opt_out_words ?? DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
+  opt_in_words: row.opt_in_words ?? DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
+});
 
 /** The account's stored settings, or the defaults when it never saved any (no row yet). */
 export async function readAccountSettings(db: Queryable, wabaAccountId: number): Promise<AccountSettings> {
-  const { rows } = await db.query<AccountSettings>(
+  const { rows } = await db.query<StoredSettings>(
     `select ${COLUMNS} from account_settings where waba_account_id = $1`,
     [wabaAccountId],
   );
-  return rows[0] ?? { ...DEFAULT_ACCOUNT_SETTINGS };
+  return rows[0] ? withDefaults(rows[0]) : { ...DEFAULT_ACCOUNT_SETTINGS };
+}
+
+/**
+ * The replies that opt a contact out of the account the webhook entry names (its WABA id), and back in, as
+ * replyWordKey keys: the account's lists, or Herald's defaults.
+ */
+export async function readReplyWords(
+  db: Queryable,
+  wabaId: string,
+): Promise<{ optOut: Set<string>; optIn: Set<string> }> {
+  const { rows } = await db.query<{ opt_out_words: string[] | null; opt_in_words: string[] | null }>(
+    `select s.opt_out_words, s.opt_in_words from waba_accounts w
+       left join account_settings s on s.waba_account_id = w.id where w.waba_id = $1`,
+    [wabaId],
+  );
+  const row = rows[0];
+  return {
+    optOut: new Set((row?.opt_out_words ?? DEFAULT_ACCOUNT_SETTINGS.opt_out_words).map(replyWordKey)),
+    optIn: new Set((row?.opt_in_words ?? DEFAULT_ACCOUNT_SETTINGS.opt_in_words).map(replyWordKey)),
+  };
 }
 
 /**
@@ -33,7 +66,7 @@ export async function saveAccountSettings(
     'insert into account_settings (waba_account_id) values ($1) on conflict (waba_account_id) do nothing',
     [wabaAccountId],
   );
-  const { rows } = await db.query<AccountSettings>(
+  const { rows } = await db.query<StoredSettings>(
     `update account_settings set
        default_language = coalesce($2, default_language),
        require_template_approval = coalesce($3, require_template_approval),
@@ -41,6 +74,8 @@ export async function saveAccountSettings(
        retention_years = coalesce($5, retention_years),
        dark_theme = coalesce($6, dark_theme),
        beta_features = coalesce($7, beta_features),
+       opt_out_words = coalesce($8, opt_out_words),
+       opt_in_words = coalesce($9, opt_in_words),
        updated_at = now()
      where waba_account_id = $1
      returning ${COLUMNS}`,
@@ -52,7 +87,9 @@ export async function saveAccountSettings(
       update.retention_years ?? null,
       update.dark_theme ?? null,
       update.beta_features ?? null,
+      update.opt_out_words ?? null,
+      update.opt_in_words ?? null,
     ],
   );
-  return rows[0]!;
+  return withDefaults(rows[0]!);
 }

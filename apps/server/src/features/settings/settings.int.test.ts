@@ -97,12 +97,24 @@ describe('PUT /settings/', () => {
       retention_years: 1,
       dark_theme: true,
       beta_features: true,
+      opt_out_words: DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
+      opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
     };
     expect(second.json().settings).toEqual(everything);
     expect((await read(alice, alice.business.waba_id)).json().settings).toEqual(everything);
 
     const off = await save(alice, alice.business.waba_id, { dark_theme: false, retention_years: 3 });
     expect(off.json().settings).toEqual({ ...everything, dark_theme: false, retention_years: 3 });
+
+    const words = await save(alice, alice.business.waba_id, { opt_out_words: [' Basta ', 'stop'] });
+    expect(words.json().settings).toMatchObject({
+      opt_out_words: ['Basta', 'stop'],
+      opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
+    });
+    expect((await read(alice, alice.business.waba_id)).json().settings.opt_out_words).toEqual([
+      'Basta',
+      'stop',
+    ]);
   });
 
   it.each([
@@ -117,6 +129,24 @@ describe('PUT /settings/', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toEqual([expect.objectContaining({ field })]);
     expect(response.json().detail).toContain(field);
+    expect((await read(bob, bob.business.waba_id)).json()).toEqual(before);
+  });
+
+  it('refuses reply words that are empty, too long, missing or in both lists, naming the list', async () => {
+    const cases: Array<[object, string]> = [
+      [{ opt_out_words: [] }, 'opt_out_words'],
+      [{ opt_out_words: ['stop', ' '] }, 'opt_out_words'],
+      [{ opt_out_words: ['x'.repeat(41)] }, 'opt_out_words'],
+      [{ opt_in_words: Array.from({ length: 31 }, (_, i) => `w${i}`) }, 'opt_in_words'],
+      [{ opt_out_words: ['stop', 'Arrêt'], opt_in_words: ['ARRET'] }, 'opt_in_words'],
+    ];
+    const before = (await read(bob, bob.business.waba_id)).json();
+    for (const [payload, field] of cases) {
+      const response = await save(bob, bob.business.waba_id, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().errors[0].field).toMatch(new RegExp(`^${field}(\\.\\d+)?$`));
+      expect(response.json().detail).toContain(field);
+    }
     expect((await read(bob, bob.business.waba_id)).json()).toEqual(before);
   });
 

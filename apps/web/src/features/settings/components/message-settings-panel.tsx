@@ -1,19 +1,26 @@
 import { SETTINGS_LANGUAGES, type AccountSettings } from '@herald/contracts';
 import { useState } from 'react';
-import { CheckboxSetting, SelectSetting } from './setting-controls';
+import { CheckboxSetting, SelectSetting, WordListSetting, wordsOf } from './setting-controls';
 import { SettingsTabForm } from './settings-tab-form';
 
 type PanelProps = { wabaId: string | null; stored: AccountSettings };
 
-/** Message Settings, saved per account and followed by new templates. */
+/** Message Settings, saved per account: followed by new templates and by every customer's reply. */
 export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
   const [language, setLanguage] = useState(stored.default_language);
   const [approval, setApproval] = useState(stored.require_template_approval);
+  const [optOut, setOptOut] = useState(stored.opt_out_words.join(', '));
+  const [optIn, setOptIn] = useState(stored.opt_in_words.join(', '));
   return (
     <SettingsTabForm
       title="Message Settings"
       wabaId={wabaId}
-      update={{ default_language: language, require_template_approval: approval }}
+      update={{
+        default_language: language,
+        require_template_approval: approval,
+        opt_out_words: wordsOf(optOut),
+        opt_in_words: wordsOf(optIn),
+      }}
     >
       <SelectSetting
         label="Default Language"
@@ -29,6 +36,20 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
         onChange={setApproval}
         disabled={wabaId === null}
         hint="New templates are kept as drafts and sent to WhatsApp for review only when someone presses Submit."
+      />
+      <WordListSetting
+        label="Opt-out Words"
+        value={optOut}
+        onChange={setOptOut}
+        disabled={wabaId === null}
+        hint="A customer who replies with exactly one of these words (any case or accents, typed or a button) gets no more broadcasts. Separate words with commas."
+      />
+      <WordListSetting
+        label="Opt-in Words"
+        value={optIn}
+        onChange={setOptIn}
+        disabled={wabaId === null}
+        hint="A customer who opted out and replies with one of these gets broadcasts again."
       />
     </SettingsTabForm>
   );

@@ -93,3 +93,46 @@ export function SelectSetting<T extends string | number>({
     </div>
   );
 }
+
+type WordListSettingProps = {
+  label: string;
+  /** The words as typed, comma-separated. */
+  value: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+  hint?: ReactNode;
+};
+
+/** A list of words typed in one field, separated by commas. */
+export function WordListSetting({ label, value, onChange, disabled, hint }: WordListSettingProps) {
+  const id = useId();
+  return (
+    <div className="max-w-xl">
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="text"
+        value={value}
+        disabled={disabled}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none disabled:opacity-60"
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The words of a comma-separated field: trimmed, empty ones left out. */
+export function wordsOf(value: string): string[] {
+  return value
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
+}

@@ -80,8 +80,30 @@ describe('Message Settings', () => {
     expect(success).toHaveBeenCalledWith('Message Settings saved');
     const [put] = server.puts();
     expect(put?.headers.get('X-WABA-ID')).toBe('111');
-    expect(await put?.json()).toEqual({ default_language: 'fr', require_template_approval: false });
+    expect(await put?.json()).toEqual({
+      default_language: 'fr',
+      require_template_approval: false,
+      opt_out_words: DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
+      opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
+    });
     expect(server.stored()).toMatchObject({ default_language: 'fr', require_template_approval: false });
+  });
+
+  it('shows the opt-out and opt-in words and saves them as lists', async () => {
+    const server = settingsServer({ stored: { opt_out_words: ['stop', 'baja'], opt_in_words: ['start'] } });
+    await openTab('Message Settings');
+    const optOut = () => screen.getByRole('textbox', { name: 'Opt-out Words' }) as HTMLInputElement;
+    await waitFor(() => expect(optOut().value).toBe('stop, baja'));
+    expect((screen.getByRole('textbox', { name: 'Opt-in Words' }) as HTMLInputElement).value).toBe('start');
+    expect(optOut().getAttribute('aria-describedby')).toBeTruthy();
+
+    fireEvent.change(optOut(), { target: { value: ' stop,  basta ya ,, PARA ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Message Settings saved.');
+    expect(await server.puts()[0]?.json()).toMatchObject({
+      opt_out_words: ['stop', 'basta ya', 'PARA'],
+      opt_in_words: ['start'],
+    });
   });
 
   it('a refused save shows the server’s words in a toast and an alert, and keeps the values typed', async () => {
