@@ -109,7 +109,8 @@ describe('settings in Chromium', () => {
 
   it('the default language and approval act on a new template: French, kept as a draft until Submit', async () => {
     await page.goto(`${stack.url}/template/create-template`);
-    await expect.poll(() => page.getByLabel('Language').inputValue()).toBe('fr');
+    // The account's settings arrive after the form: a loaded machine may take more than poll's default second.
+    await expect.poll(() => page.getByLabel('Language').inputValue(), { timeout: 15_000 }).toBe('fr');
     await page.getByLabel('Template Name').fill('offre_ete');
     await page.getByLabel('Body Text').fill('Les soldes commencent aujourd’hui.');
     await page.getByRole('button', { name: 'Save Template' }).click();
