@@ -37,6 +37,7 @@ import type { MessageTransition } from '@herald/contracts';
 export {
   giveBack,
   markRequested,
+  markRequestedStatement,
   markSending,
   markSpendCounted,
   requeueUnsent,

@@ -71,15 +71,43 @@ export async function markRequested(
   { phoneId, accountId, holder }: LeaseHolder,
   ids: number[],
 ): Promise<Set<number>> {
-  const { rows } = await pool.query<{ id: number }>(
-    `with lease as (select 1 from sender_leases where phone_number_id = $2 and holder = $3 for share),
-     x as (select $4::bigint as waba_account_id, unnest($1::bigint[]) as id where exists (select 1 from lease)),
-     ${LOCKED}
-     update broadcast_messages m set requested_at = clock_timestamp() where ${inLocked('$4', 'sending')}
-     returning m.id::int`,
-    [ids, phoneId, holder, accountId],
-  );
+  const { rows } = await pool.query<{ id: number }>(MARK_REQUESTED_SQL('$1', '$2', '$3', '$4'), [
+    ids,
+    phoneId,
+    holder,
+    accountId,
+  ]);
   return new Set(rows.map((row) => row.id));
+}
+
+const MARK_REQUESTED_SQL = (ids: string, phoneId: string, holder: string, accountId: string) =>
+  `with lease as (select 1 from sender_leases where phone_number_id = ${phoneId} and holder = ${holder} for share),
+   x as (select ${accountId}::bigint as waba_account_id, unnest(${ids}::bigint[]) as id
+          where exists (select 1 from lease)),
+   ${LOCKED}
+   update broadcast_messages m set requested_at = clock_timestamp() where ${inLocked(accountId, 'sending')}
+   returning m.id::int`;
+
+/**
+ * markRequested's statement with its values written in, for a mark sent in one round trip with the statements
+ * that open its transaction (request-marks.ts): a query with several statements takes no parameters. The ids
+ * and numbers are integers; the holder is quoted by the driver's escapeLiteral.
+ */
+export function markRequestedStatement(
+  { phoneId, accountId, holder }: LeaseHolder,
+  ids: number[],
+  escapeLiteral: (text: string) => string,
+): string {
+  const whole = (n: number) => {
+    if (!Number.isSafeInteger(n)) throw new Error(`not an id: ${n}`);
+    return String(n);
+  };
+  return MARK_REQUESTED_SQL(
+    `'{${ids.map(whole).join(',')}}'`,
+    whole(phoneId),
+    escapeLiteral(holder),
+    whole(accountId),
+  );
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { PoolClient } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs } from '../../../db/backoff';
 import { isDatabaseUnavailable } from '../../../db/database-unavailable';
 import type { Pool } from '../../../db/pool';
-import { markRequested } from '../message-rows';
+import { markRequested, markRequestedStatement } from '../message-rows';
 
 /**
  * How long Postgres keeps a mark's transaction waiting for its commit before it ends the session: a sender
@@ -35,8 +35,9 @@ interface PendingMark {
  * can resend, and only a commit lost with the database can leave a request written unmarked: those rows are
  * marked again, outside a transaction, as soon as the database answers (markWhatWasSent).
  *
- * Marks asked for while one is written are written together next, so a mark costs three round trips of latency
- * and about one transaction per three round trips, whatever the rate. A row is marked only while it is still
+ * Marks asked for while one is written are written together next, so a mark costs two round trips of latency (the
+ * transaction's opening and the update in one query, then the commit) and about one transaction per two round
+ * trips, whatever the rate. A row is marked only while it is still
  * `sending` and the sender still holds the number's lease: the mark takes the lease row FOR SHARE, so a worker
  * taking the lease over waits for the commit (and then sees the marks) or comes first (and nothing more is
  * marked). A row not marked is not this sender's any more and must not be requested: a takeover may have given
@@ -110,13 +111,18 @@ export class RequestMarks {
       let settled = false;
       try {
         client = await this.pool.connect();
-        await client.query(`begin; set local idle_in_transaction_session_timeout = ${MARK_IDLE_LIMIT_MS}`);
         const asked = performance.now();
-        const marked = await markRequested(
-          client,
-          this.sender,
-          group.map((row) => row.id),
-        );
+        // One round trip opens the transaction and writes the mark (a query of several statements).
+        const opened = client;
+        const answers = (await opened.query(
+          `begin; set local idle_in_transaction_session_timeout = ${MARK_IDLE_LIMIT_MS};
+           ${markRequestedStatement(
+             this.sender,
+             group.map((row) => row.id),
+             (text) => opened.escapeLiteral(text),
+           )}`,
+        )) as unknown as Array<QueryResult<{ id: number }>>;
+        const marked = new Set(answers[2]!.rows.map((row) => row.id));
         const waited = performance.now() - asked;
         if (waited > MARK_ANSWER_LIMIT_MS) {
           throw new Error(`a mark was answered after ${Math.round(waited)} ms: its requests were not sent`);
