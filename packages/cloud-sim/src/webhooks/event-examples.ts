@@ -89,20 +89,25 @@ const templateOf = (c: ExampleContext) => {
   return c.template;
 };
 
+/** How every template event names its template. */
+const templateFields = (c: ExampleContext) => {
+  const template = templateOf(c);
+  return {
+    // Meta sends this id as a JSON number; 15-digit ids are exact in a double.
+    message_template_id: Number(template.id),
+    message_template_name: template.name,
+    message_template_language: template.language,
+  };
+};
+
 const templateStatus = (event: string, extra: object = {}): WebhookExample => ({
   field: 'message_template_status_update',
-  value: (c) => {
-    const template = templateOf(c);
-    return {
-      event,
-      // Meta sends this id as a JSON number; 15-digit ids are exact in a double.
-      message_template_id: Number(template.id),
-      message_template_name: template.name,
-      message_template_language: template.language,
-      reason: null,
-      ...extra,
-    };
-  },
+  value: (c) => ({ event, ...templateFields(c), reason: null, ...extra }),
+});
+
+const categoryUpdate = (categories: (c: ExampleContext) => object): WebhookExample => ({
+  field: 'template_category_update',
+  value: (c) => ({ ...templateFields(c), ...categories(c) }),
 });
 
 export const WEBHOOK_EXAMPLES: Record<string, WebhookExample> = {
@@ -266,33 +271,16 @@ export const WEBHOOK_EXAMPLES: Record<string, WebhookExample> = {
   }),
   'message_template_status_update:FLAGGED': templateStatus('FLAGGED'),
   'message_template_status_update:LIMIT_EXCEEDED': templateStatus('LIMIT_EXCEEDED'),
-  'template_category_update:impending': {
-    field: 'template_category_update',
-    value: (c) => {
-      const template = templateOf(c);
-      return {
-        message_template_id: Number(template.id),
-        message_template_name: template.name,
-        message_template_language: template.language,
-        correct_category: 'MARKETING',
-        new_category: 'UTILITY',
-        category_update_timestamp: Number(unix(c.now, 86_400)),
-      };
-    },
-  },
-  'template_category_update:done': {
-    field: 'template_category_update',
-    value: (c) => {
-      const template = templateOf(c);
-      return {
-        message_template_id: Number(template.id),
-        message_template_name: template.name,
-        message_template_language: template.language,
-        previous_category: 'UTILITY',
-        new_category: 'MARKETING',
-      };
-    },
-  },
+  // The notice a day ahead names the category to come (correct_category) and the current one (new_category).
+  'template_category_update:impending': categoryUpdate((c) => ({
+    correct_category: 'MARKETING',
+    new_category: 'UTILITY',
+    category_update_timestamp: Number(unix(c.now, 86_400)),
+  })),
+  'template_category_update:done': categoryUpdate(() => ({
+    previous_category: 'UTILITY',
+    new_category: 'MARKETING',
+  })),
 };
 
 /** Meta's notification around one change's value. */

@@ -5,6 +5,8 @@ describe('csvCell (OWASP CSV injection)', () => {
   it.each([
     ['=1+2', "'=1+2"],
     ['+33 6 12', "'+33 6 12"],
+    ['+1234', "'+1234"],
+    ['+447911123000+1', "'+447911123000+1"],
     ['-5', "'-5"],
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\tTab', "'\tTab"],
@@ -13,6 +15,11 @@ describe('csvCell (OWASP CSV injection)', () => {
     ['a=b', 'a=b'],
   ])('neutralises %j as %j', (input, output) => {
     expect(csvCell(input)).toBe(output);
+  });
+
+  it('writes a phone number in E.164 as it is, so the file imports back', () => {
+    expect(csvCell('+447911123000')).toBe('+447911123000');
+    expect(csvCell('+14155550123')).toBe('+14155550123');
   });
 
   it('quotes commas, quotes and line breaks, and writes numbers and nulls as they are', () => {
