@@ -62,6 +62,15 @@ function ensureChromium() {
   return existsSync(CHROMIUM);
 }
 
+/** A broken file's reason on one line: its first few non-empty lines (the first alone can be only a heading). */
+function firstLines(message) {
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.slice(0, 4).join(' | ').slice(0, 500);
+}
+
 function runVitestSuite(suite, reportDir) {
   const report = path.join(reportDir, `${suite}.json`);
   console.log(`\n=== ${suite} tests ===`);
@@ -90,9 +99,7 @@ function runVitestSuite(suite, reportDir) {
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
     for (const test of failedTests) failures.push(`${suite}: ${where} > ${test.fullName}`);
     if (file.status === 'failed' && failedTests.length === 0)
-      failures.push(
-        `${suite}: ${where} (did not load, or a hook failed): ${(file.message ?? '').split('\n')[0]}`,
-      );
+      failures.push(`${suite}: ${where} (did not load, or a hook failed): ${firstLines(file.message ?? '')}`);
   }
   if (!outcome.ok && failed === 0) failed = 1;
   const skipped = summary.numPendingTests + summary.numTodoTests;

@@ -43,7 +43,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   } catch (error) {
     // A free port picked here can be taken by another process's outgoing connection before the stack binds it:
     // with ports of its own choosing, the stack starts again once on fresh ones.
-    if (options.ports || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    if (options.ports || !/EADDRINUSE|is in use/.test((error as Error).message)) throw error;
     return startStackOnce(options);
   }
 }

@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError || error instanceof StartupError) {
       console.error(`herald: ${error.message}`);
     } else {
-      console.error(`herald: ${name} failed: ${(error as Error).message ?? String(error)}`);
+      console.error(`herald: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     process.exit(1);
   }

