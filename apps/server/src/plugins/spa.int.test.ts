@@ -102,3 +102,25 @@ describe('index.html', () => {
     },
   );
 });
+
+describe('a request without a browser', () => {
+  it.each([
+    ['curl', '*/*'],
+    ['no Accept', undefined],
+  ])('gets the app on a page path (%s)', async (_who, accept) => {
+    for (const url of ['/', '/customers']) {
+      const response = await get(url, accept ? { accept } : {});
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain(ASSET);
+    }
+  });
+
+  it('gets a JSON 404 for a file that is not there and for an unknown API path', async () => {
+    for (const url of ['/favicon-gone.png', '/api/nothing-here']) {
+      const response = await get(url, { accept: '*/*' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ errors: [{ field: 'path' }] });
+    }
+  });
+});

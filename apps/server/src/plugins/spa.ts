@@ -31,12 +31,18 @@ function wantsSpa(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?')[0] ?? '/';
   if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return false;
-  return (request.headers.accept ?? '').includes('text/html');
+  const accept = request.headers.accept ?? '';
+  if (accept.includes('text/html')) return true;
+  // `curl http://host/` asks for any type (or names none): a page's path gets the page. A path naming a file (a missing
+  // script, an image) keeps its JSON 404, so a stale asset never loads HTML as a script.
+  const lastSegment = pathname.split('/').at(-1) ?? '';
+  return (accept === '' || accept.includes('*/*')) && !lastSegment.includes('.');
 }
 
 /**
  * Serves the built web app from one port with the API: its assets as static files, and index.html for any
- * other browser navigation so client-side routes (/customers, /broadcast/new, …) load on refresh.
+ * other page request (a browser's navigation, or curl asking for anything) so client-side routes (/customers,
+ * /broadcast/new, …) load on refresh.
  * Every other unknown path gets a JSON 404.
  *
  * The build writes .br and .gz beside each asset (apps/web/vite.config.ts); `preCompressed` sends

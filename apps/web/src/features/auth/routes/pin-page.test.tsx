@@ -33,6 +33,10 @@ describe('PIN screen', () => {
     const digits = within(screen.getByRole('list', { name: 'Your PIN' })).getAllByRole('listitem');
     expect(digits.map((digit) => digit.textContent)).toEqual(['4', '8', '2', '9', '1', '3']);
     expect(screen.queryByRole('alert')).toBeNull();
+    // Sign-in asks for e-mail and password only: the note says where the PIN is asked for.
+    expect(
+      screen.getByText(/you will need it to access your account if you forget your password/).textContent,
+    ).toMatch(/it sets a new one \(Forgot password\? on the sign-in screen\)/);
 
     fireEvent.click(screen.getByRole('link', { name: 'Continue to Sign In' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();

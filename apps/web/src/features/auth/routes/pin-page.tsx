@@ -66,7 +66,8 @@ export function PinPage() {
         </button>
       </div>
       <p className="mt-6 rounded-lg bg-amber-50 p-3 text-sm text-amber-800">
-        Save this PIN somewhere secure: you will need it to access your account.
+        Save this PIN somewhere secure: you will need it to access your account if you forget your password.
+        With your e-mail, it sets a new one (Forgot password? on the sign-in screen).
       </p>
       <Link to="/" className={`${primaryButtonClass} mt-6 w-full`}>
         Continue to Sign In
