@@ -35,7 +35,14 @@ const ALONE_E2E_FILES = [
   'e2e/start-stop.spec.ts',
   'e2e/templates.spec.ts',
 ];
-const E2E_OPTIONS = { environment: 'node' as const, testTimeout: 90_000, hookTimeout: 180_000 };
+const E2E_OPTIONS = {
+  environment: 'node' as const,
+  testTimeout: 90_000,
+  hookTimeout: 180_000,
+  // A page answers after a debounce, a request and a render: on a loaded machine that is seconds, past
+  // expect.poll's default second. A poll that names its own timeout keeps it.
+  expect: { poll: { timeout: 10_000, interval: 100 } },
+};
 
 export default defineConfig({
   test: {

@@ -179,14 +179,15 @@ describe('what WhatsApp tells a business by webhook, in Chromium', () => {
       .getByRole('button', { name: 'Replied · 1' })
       .click();
     const row = page.getByRole('row').filter({ hasText: 'Mover' });
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
     expect(await row.innerText()).toContain('Yes please');
 
     await page.getByRole('link', { name: 'Customers' }).click();
     await page.getByRole('button', { name: 'Add New Contact' }).waitFor();
     await page.getByPlaceholder('Search by name, number or email').fill('Mover');
     const customer = page.getByRole('row').filter({ hasText: 'Mover' });
-    await expect.poll(() => customer.count()).toBe(1);
+    // The search answers after its debounce and a request: a loaded machine takes seconds.
+    await expect.poll(() => customer.count(), { timeout: 15_000 }).toBe(1);
     // Shown as +44 7911 123599.
     expect(await customer.innerText()).toContain('7911 123599');
     expect(await customer.innerText()).not.toContain('7911 123501');
