@@ -179,12 +179,17 @@ describe('Dashboard and replies in Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/dashboard-390.png`, fullPage: true });
   });
 
-  it('a brand-new account’s Dashboard shows the empty state, not a number', async () => {
+  it('a brand-new account’s Dashboard shows the eight cards at zero and the four charts under a no-data note', async () => {
     const fresh = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await signInViaUi(fresh, stack, 'fresh@shop.test', PASSWORD);
-    await fresh.getByRole('region', { name: 'No figures yet' }).waitFor();
-    expect(await fresh.getByRole('list', { name: 'Metrics' }).count()).toBe(0);
-    expect(await fresh.getByRole('figure').count()).toBe(0);
-    await fresh.screenshot({ path: `${SHOTS}/dashboard-empty.png` });
+    await fresh.getByRole('region', { name: 'No data yet' }).waitFor();
+    const metrics = fresh.getByRole('list', { name: 'Metrics' }).getByRole('listitem');
+    expect(await metrics.count()).toBe(8);
+    // Counts read 0; a rate with nothing sent reads '—', never an invented 0 %.
+    const values = await metrics.evaluateAll((items) => items.map((item) => item.children[1]?.textContent));
+    expect(values.every((value) => value === '0' || value === '—')).toBe(true);
+    expect(values).toContain('0');
+    expect(await fresh.getByRole('figure').count()).toBe(4);
+    await fresh.screenshot({ path: `${SHOTS}/dashboard-empty.png`, fullPage: true });
   });
 });

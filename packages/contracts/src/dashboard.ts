@@ -186,7 +186,7 @@ export const DashboardResponseSchema = z
     range: z.object({ from: z.string(), to: z.string(), tz: z.string(), days: z.number().int() }),
     /** The previous period of the same length, just before `range`. */
     previous_range: z.object({ from: z.string(), to: z.string() }),
-    /** True when the account has never sent a broadcast message nor received one: the web shows the empty state. */
+    /** True when the account has never sent a broadcast message nor received one: the web adds a no-data note. */
     empty: z.boolean(),
     cards: z.array(DashboardCardSchema),
     days: z.array(DashboardDaySchema),

@@ -157,25 +157,70 @@ describe('Dashboard', () => {
     expect(activity.getByText('12 created, 0 updated')).toBeTruthy();
   });
 
-  it('shows the empty state of a new account, never a number', async () => {
+  it('shows a new account the eight cards at zero and the four charts, under a short no-data note', async () => {
+    const zeroDay = (date: string) => ({
+      date,
+      sent: 0,
+      delivered: 0,
+      read: 0,
+      failed: 0,
+      replied: 0,
+      engaged: 0,
+      engagement_rate: null,
+      response_rate: null,
+      avg_response_seconds: null,
+    });
     stub(() =>
       json(
         figures({
           empty: true,
-          cards: cards().map((c) => ({ ...c, value: 0, previous: 0, change: null })),
-          days: [],
+          // Counts are zero; a rate with nothing to divide by is no figure at all.
+          cards: cards().map((c) => ({
+            ...c,
+            value: c.unit === 'count' ? 0 : null,
+            previous: c.unit === 'count' ? 0 : null,
+            change: null,
+          })),
+          days: [zeroDay('2026-11-23'), zeroDay('2026-11-24')],
           categories: [],
           recent_activity: [],
         }),
       ),
     );
     renderRoute('/dashboard', { preloadedState: withAccount });
-    const empty = await screen.findByRole('region', { name: 'No figures yet' }, { timeout: 5000 });
-    expect(within(empty).getByRole('link', { name: 'send a broadcast' }).getAttribute('href')).toBe(
+    const note = await screen.findByRole('region', { name: 'No data yet' }, { timeout: 5000 });
+    expect(within(note).getByRole('link', { name: 'send a broadcast' }).getAttribute('href')).toBe(
       '/broadcast/new',
     );
-    expect(screen.queryByRole('list', { name: 'Metrics' })).toBeNull();
-    expect(screen.queryByRole('figure')).toBeNull();
+    const metrics = within(screen.getByRole('list', { name: 'Metrics' })).getAllByRole('listitem');
+    expect(metrics).toHaveLength(8);
+    const value = (title: string) =>
+      within(screen.getByRole('listitem', { name: title })).getByText(/^(0|—)$/).textContent;
+    expect(value('Total Messages')).toBe('0');
+    expect(value('Delivery Rate')).toBe('—');
+    expect(screen.queryAllByTestId('metric-change')).toHaveLength(0);
+    expect(screen.getAllByRole('figure').map((figure) => figure.getAttribute('aria-label'))).toEqual([
+      'Message Overview',
+      'Message Types',
+      'Engagement Rate',
+      'Response Time',
+    ]);
+    expect(
+      within(screen.getByRole('figure', { name: 'Message Overview' })).getByTestId('chart-summary')
+        .textContent,
+    ).toBe('0 sent, 0 delivered, 0 read');
+  });
+
+  it('asks for the figures again each time it is opened', async () => {
+    const fetch = stub(() => json(figures()));
+    const { router } = renderRoute('/dashboard', { preloadedState: withAccount });
+    await screen.findByRole('list', { name: 'Metrics' }, { timeout: 5000 });
+    const first = dashboardRequests(fetch).length;
+    await router.navigate('/terms');
+    await screen.findByRole('heading', { level: 1, name: /terms/i }, { timeout: 5000 });
+    await router.navigate('/dashboard');
+    await screen.findByRole('list', { name: 'Metrics' }, { timeout: 5000 });
+    await waitFor(() => expect(dashboardRequests(fetch).length).toBe(first + 1));
   });
 
   it('asks again for a chosen range, reloads on Refresh, and refuses an end before the start', async () => {

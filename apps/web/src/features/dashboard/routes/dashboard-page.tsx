@@ -43,7 +43,8 @@ export function DashboardPage() {
   const problem = rangeProblem(range);
   const { currentData, error, isFetching, refetch } = useGetDashboardQuery(
     { ...range, tz, wabaId },
-    { skip: problem !== null || wabaId === null },
+    // Opened again, the Dashboard asks again: figures move while the user is on other screens.
+    { skip: problem !== null || wabaId === null, refetchOnMountOrArgChange: true },
   );
   const [exportCsv, exporting] = useExportDashboardMutation();
   const [exportError, setExportError] = useState<string | null>(null);
@@ -157,19 +158,18 @@ function DashboardBody({
         Loading figures…
       </p>
     );
-  if (data.empty)
-    return (
-      <>
-        <EmptyState title="No figures yet">
-          Figures appear once this account sends its first broadcast: create an approved template, add
-          contacts, then <Link to="/broadcast/new">send a broadcast</Link>. Deliveries, reads and replies are
-          counted here as WhatsApp reports them.
-        </EmptyState>
-        <RecentActivity rows={data.recent_activity} />
-      </>
-    );
   return (
     <>
+      {data.empty ? (
+        <section
+          aria-label="No data yet"
+          className="mb-4 rounded-xl border border-dashed border-slate-300 bg-white px-5 py-3 text-sm text-slate-600 [&_a]:font-medium [&_a]:text-emerald-700 [&_a]:underline"
+        >
+          <strong className="font-semibold text-slate-900">No data yet.</strong> Figures appear once this
+          account sends its first broadcast: create an approved template, add contacts, then{' '}
+          <Link to="/broadcast/new">send a broadcast</Link>.
+        </section>
+      ) : null}
       <ul aria-label="Metrics" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {data.cards.map((card) => (
           <MetricCard key={card.key} card={card} />
