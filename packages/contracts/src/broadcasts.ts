@@ -182,6 +182,13 @@ export const BroadcastEstimateResponseSchema = z
     us_numbers: z.number().int(),
     template_category: z.string().nullable(),
     messaging_limit: MessagingLimitSchema,
+    /** The chosen contacts who are not sent to, and why, counted before the percentage samples the rest. */
+    left_out: z.object({
+      /** Opted out of the account's broadcasts. */
+      opted_out: z.number().int(),
+      /** +1 (US) numbers left out of a marketing template (0 when kept, or for other categories). */
+      us_numbers: z.number().int(),
+    }),
   })
   .meta({ id: 'BroadcastEstimateResponse' });
 

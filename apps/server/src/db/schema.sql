@@ -271,6 +271,7 @@ CREATE TABLE contacts (
     CONSTRAINT contacts_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
 CREATE INDEX contacts_id_idx ON public.contacts USING btree (id);
+CREATE INDEX contacts_opted_out_idx ON public.contacts USING btree (waba_account_id) WHERE (opted_out_at IS NOT NULL);
 CREATE INDEX contacts_search_idx ON public.contacts USING gin (lower(((((name || ' '::text) || whatsapp_number) || ' '::text) || COALESCE(email, ''::text))) gin_trgm_ops);
 CREATE UNIQUE INDEX contacts_waba_bsuid_key ON public.contacts USING btree (waba_account_id, bsuid) WHERE (bsuid IS NOT NULL);
 CREATE INDEX contacts_waba_created_idx ON public.contacts USING btree (waba_account_id, created_at DESC, id DESC);

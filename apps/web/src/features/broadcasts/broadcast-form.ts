@@ -142,6 +142,20 @@ export type RecipientCount = {
   audience: number;
 };
 
+/**
+ * The figures with the server's count of who is sent to (opted-out contacts and left-out US numbers removed, a
+ * contact in several tags once) in place of the local sum: all → the big figure; filter → what the percentage
+ * gives. Local figures stay while the server has not answered the form as it is now.
+ */
+export function withSentCount(
+  count: RecipientCount,
+  mode: RecipientMode,
+  sent: number | undefined,
+): RecipientCount {
+  if (sent === undefined) return count;
+  return mode === 'all' ? { ...count, selected: sent, sampled: sent } : { ...count, sampled: sent };
+}
+
 /** The Selected Recipients figures. `total` is the real contact count, undefined while unknown. */
 export function recipientCount(
   state: Pick<BroadcastFormState, 'mode' | 'tagIds' | 'percentage'>,

@@ -14,6 +14,8 @@ export type BroadcastEstimate = {
   /** Recipients with +1 numbers a marketing template would not reach (0 for other categories). */
   usNumbers: number;
   failed: boolean;
+  /** Whether `estimate` answers the form as it is now (not the figures of a choice the user has since changed). */
+  current: boolean;
 };
 
 /**
@@ -32,9 +34,14 @@ export function useBroadcastEstimate(state: BroadcastFormState, wabaId: string |
   const left = useGetBroadcastEstimateQuery(withoutUs ? { body: withoutUs, wabaId } : skipToken);
   const usNumbers = kept.data?.template_category?.toUpperCase() === 'MARKETING' ? kept.data.us_numbers : 0;
   const chosen = state.leaveOutUsNumbers && usNumbers > 0 ? left : kept;
+  const now = estimateRequest(state, state.leaveOutUsNumbers && usNumbers > 0);
   return {
     estimate: chosen.data ?? kept.data,
     usNumbers,
     failed: chosen.isError && chosen.data === undefined,
+    current:
+      chosen.data !== undefined &&
+      !chosen.isFetching &&
+      JSON.stringify(chosen.originalArgs?.body) === JSON.stringify(now),
   };
 }

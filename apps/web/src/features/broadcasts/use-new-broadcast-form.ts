@@ -20,6 +20,7 @@ import {
   INITIAL_BROADCAST_FORM,
   broadcastPayload,
   recipientCount,
+  withSentCount,
   validateBroadcastForm,
 } from './broadcast-form';
 import type { BroadcastFormErrors, BroadcastFormState } from './broadcast-form';
@@ -87,6 +88,7 @@ export function useNewBroadcastForm() {
     estimate,
     usNumbers,
     failed: estimateFailed,
+    current: estimateCurrent,
   } = useBroadcastEstimate({ ...state, phoneNumberId }, wabaId);
   // Left out only while the offer stands: a template that is not marketing keeps every recipient.
   const formState = { ...state, phoneNumberId, leaveOutUsNumbers: state.leaveOutUsNumbers && usNumbers > 0 };
@@ -97,7 +99,11 @@ export function useNewBroadcastForm() {
   const contacts = contactsQuery.data?.results ?? [];
   const firstContact = contactsQuery.data?.results[0] ?? null;
   const tags = tagsQuery.data;
-  const count = recipientCount(state, total, tags ?? []);
+  const count = withSentCount(
+    recipientCount(state, total, tags ?? []),
+    state.mode,
+    estimateCurrent && !state.retarget ? estimate?.recipients : undefined,
+  );
   const errors = {
     ...(showErrors ? validateBroadcastForm(state, noSendableNumber) : {}),
     ...serverFieldErrors,
@@ -207,6 +213,8 @@ export function useNewBroadcastForm() {
     /** The real contact total; undefined while unknown. */
     total,
     count,
+    /** The chosen contacts not sent to, and why (the server's count); null until it answers. */
+    leftOut: estimate && !state.retarget ? estimate.left_out : null,
     contacts,
     limit: {
       estimate,

@@ -146,3 +146,32 @@ export async function reachedInAudience(
   );
   return rows[0]!.n;
 }
+
+/**
+ * The contacts of the audience's selection (everyone, any of the tags, or the frozen list) who opted out: the
+ * audience itself leaves them out, so New broadcast says how many. Read through the partial index of opted-out
+ * contacts (migration 036): a few rows, whatever the account's size.
+ */
+export async function optedOutInAudience(
+  pool: Pool,
+  accountId: number,
+  source: AudienceSource,
+): Promise<number> {
+  const ids = source.kind === 'list' ? source.contactIds : source.tagIds;
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n
+       from contacts c
+      where c.waba_account_id = $1
+        and c.opted_out_at is not null
+        and ${
+          source.kind === 'list'
+            ? 'c.id = any($2::bigint[])'
+            : `($2::bigint[] is null
+               or exists (select 1 from contact_tags ct
+                           where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id
+                             and ct.tag_id = any($2::bigint[])))`
+        }`,
+    [accountId, ids],
+  );
+  return rows[0]!.n;
+}

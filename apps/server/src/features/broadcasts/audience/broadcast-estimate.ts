@@ -9,7 +9,7 @@ import {
 import type { Pool } from '../../../db/pool';
 import { HttpError } from '../../../http-error';
 import type { OwnedWaba } from '../../../owned-waba';
-import { audienceByPrefix, reachedInAudience } from './audience-counts';
+import { audienceByPrefix, optedOutInAudience, reachedInAudience } from './audience-counts';
 import type { AudienceSource } from './audience-sql';
 import { readMessagingLimit } from '../sending/messaging-limit';
 import { retargetContactIds } from './retarget-audience';
@@ -116,13 +116,15 @@ export async function estimateAudience(
   const leaveOut = marketing && input.leaveOutUs;
   // Counted by prefix (kept counts for everyone and one tag), and the window's numbers looked up in the audience
   // (audience-counts.ts): one pass over a million contacts' rows took 0.8–1.3 s.
-  const [groups, reached, limit] = await Promise.all([
-    audienceByPrefix(pool, waba.id, input.source, leaveOut),
+  // The groups keep the US numbers in, so the figures can say how many the leave-out takes.
+  const [groups, reached, optedOut, limit] = await Promise.all([
+    audienceByPrefix(pool, waba.id, input.source, false),
     reachedInAudience(pool, waba.id, input.source, leaveOut),
+    optedOutInAudience(pool, waba.id, input.source),
     readMessagingLimit(pool, waba.id),
   ]);
-  const total = groups.reduce((sum, group) => sum + group.n, 0);
   const us = groups.reduce((sum, group) => sum + group.us, 0);
+  const total = groups.reduce((sum, group) => sum + group.n, 0) - (leaveOut ? us : 0);
   const fresh = total - reached;
   const recipients = sampleSize(total, input.percentage);
   return {
@@ -131,6 +133,7 @@ export async function estimateAudience(
     us_numbers: marketing && !leaveOut ? Math.min(recipients, sampleSize(us, input.percentage)) : 0,
     template_category: input.category,
     messaging_limit: limit,
+    left_out: { opted_out: optedOut, us_numbers: leaveOut ? us : 0 },
   };
 }
 

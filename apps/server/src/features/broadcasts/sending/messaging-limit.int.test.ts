@@ -516,6 +516,48 @@ describe('US numbers and marketing templates', () => {
     ]);
   });
 
+  it('says who of the chosen contacts is left out and why, before the percentage, for everyone and for tags', async () => {
+    const a = await account('left-out@limit.test', 10, 'MARKETING', numberOf);
+    // One UK number and one US number opted out; two tags over the UK numbers and two US ones.
+    await q(
+      `update contacts set opted_out_at = now()
+        where waba_account_id = $1 and whatsapp_number in ('+447700910006', '+14155552000')`,
+      [a.id],
+    );
+    const [first, second] = await q<{ id: number }>(
+      `insert into tags (waba_account_id, name) values ($1, 'First'), ($1, 'Second') returning id::int`,
+      [a.id],
+    );
+    await q(
+      `insert into contact_tags (waba_account_id, contact_id, tag_id)
+       select c.waba_account_id, c.id, t.id from contacts c, tags t
+        where c.waba_account_id = $1 and t.waba_account_id = $1
+          and (c.whatsapp_number like '+4477%' or c.whatsapp_number in ('+14155552000', '+14155552001'))`,
+      [a.id],
+    );
+    expect((await estimate(a)).json()).toMatchObject({
+      recipients: 8,
+      us_numbers: 4,
+      left_out: { opted_out: 2, us_numbers: 0 },
+    });
+    expect((await estimate(a, { leave_out_us_numbers: true })).json()).toMatchObject({
+      recipients: 4,
+      us_numbers: 0,
+      left_out: { opted_out: 2, us_numbers: 4 },
+    });
+    expect(
+      (await estimate(a, { leave_out_us_numbers: true, recipients: { type: 'all', percentage: 50 } })).json(),
+    ).toMatchObject({ recipients: 2, left_out: { opted_out: 2, us_numbers: 4 } });
+    // A contact in both tags counts once; the US number left out is the one still opted in.
+    const tagged = { type: 'filtered', tag_ids: [first!.id, second!.id], percentage: 100 };
+    expect((await estimate(a, { leave_out_us_numbers: true, recipients: tagged })).json()).toMatchObject({
+      recipients: 3,
+      left_out: { opted_out: 2, us_numbers: 1 },
+    });
+    const created = await create(a, { leave_out_us_numbers: true, recipients: tagged });
+    expect(created.json().total_recipients).toBe(3);
+  });
+
   it('reports a US recipient not left out as Meta reports it (131049)', async () => {
     const a = await account('us-sent@limit.test', 10, 'MARKETING', numberOf);
     const created = await create(a, {});

@@ -22,6 +22,7 @@ type NewBroadcastRecipientsProps = {
     | 'tagsFailed'
     | 'total'
     | 'count'
+    | 'leftOut'
     | 'limit'
   >;
 };
@@ -74,6 +75,7 @@ export function NewBroadcastRecipients({ form }: NewBroadcastRecipientsProps) {
             estimated={form.total === undefined}
             percentage={state.percentage}
             onPercentage={(percentage) => change({ percentage })}
+            leftOut={form.leftOut}
           >
             {state.mode === 'all' || state.tagIds.length > 0 ? limitNotice : null}
           </SelectedRecipientsSection>

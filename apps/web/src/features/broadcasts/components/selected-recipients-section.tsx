@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { ReactNode } from 'react';
-import { BROADCAST_PERCENTAGE } from '@herald/contracts';
+import { BROADCAST_PERCENTAGE, type BroadcastEstimateResponse } from '@herald/contracts';
 import type { RecipientCount } from '../broadcast-form';
 import type { RecipientMode } from '../broadcast-form';
 import { formatCount } from '../format';
@@ -13,17 +13,20 @@ type SelectedRecipientsSectionProps = {
   estimated: boolean;
   percentage: number;
   onPercentage: (percentage: number) => void;
+  /** The chosen contacts the server leaves out, and why; null until it answers. */
+  leftOut: BroadcastEstimateResponse['left_out'] | null;
   /** Under the figures: the messaging limit against them. */
   children?: ReactNode;
 };
 
-/** The selected count and the percentage slider (1–100). */
+/** The count of who is sent to, what was left out and why, and the percentage slider (1–100). */
 export function SelectedRecipientsSection({
   mode,
   count,
   estimated,
   percentage,
   onPercentage,
+  leftOut,
   children,
 }: SelectedRecipientsSectionProps) {
   const sliderId = useId();
@@ -60,6 +63,7 @@ export function SelectedRecipientsSection({
           A contact with several of the chosen tags counts once per tag here, and receives the broadcast once.
         </p>
       ) : null}
+      {leftOut ? <LeftOut leftOut={leftOut} /> : null}
       {children}
 
       <div>
@@ -88,5 +92,31 @@ export function SelectedRecipientsSection({
         </div>
       </div>
     </SectionCard>
+  );
+}
+
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** Who of the chosen contacts is not sent to, one click away: the figures above already leave them out. */
+function LeftOut({ leftOut }: { leftOut: BroadcastEstimateResponse['left_out'] }) {
+  const total = leftOut.opted_out + leftOut.us_numbers;
+  if (total === 0) return null;
+  return (
+    <details className="text-sm text-slate-600">
+      <summary className="cursor-pointer font-medium text-slate-700">
+        {plural(total, 'chosen contact', 'chosen contacts')} left out
+      </summary>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {leftOut.opted_out > 0 ? (
+          <li>{plural(leftOut.opted_out, 'has', 'have')} opted out of your broadcasts</li>
+        ) : null}
+        {leftOut.us_numbers > 0 ? (
+          <li>
+            {plural(leftOut.us_numbers, 'US number', 'US numbers')} (+1): WhatsApp does not deliver marketing
+            templates to them
+          </li>
+        ) : null}
+      </ul>
+    </details>
   );
 }

@@ -11,6 +11,8 @@ import {
   limitLine,
   postedBody,
   renderPage,
+  section,
+  selected,
   submit,
 } from '../test/new-broadcast-harness';
 import { NewBroadcastPage } from '../../../test/lazy-pages';
@@ -152,6 +154,35 @@ describe('New broadcast: the sending number, the 24-hour messaging limit, US num
     expect((await estimateBodies(fetchMock)).map((b) => b.leave_out_us_numbers)).toContain(true);
     submit();
     expect((await postedBody(fetchMock)).leave_out_us_numbers).toBe(true);
+  });
+
+  it('shows who is sent to as the big figure and in the Summary, with who is left out and why one click away', async () => {
+    // 51 contacts: one opted out, five US numbers a marketing template does not reach.
+    await renderPage({
+      contactCount: 51,
+      estimate: (body) =>
+        body.leave_out_us_numbers
+          ? estimateAnswer({ recipients: 45, us_numbers: 0, left_out: { opted_out: 1, us_numbers: 5 } })
+          : estimateAnswer({ recipients: 50, us_numbers: 5, left_out: { opted_out: 1, us_numbers: 0 } }),
+    });
+    fillDetails();
+    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
+    fireEvent.change(screen.getByRole('slider', { name: 'Percentage of recipients' }), {
+      target: { value: '100' },
+    });
+    await waitFor(() => expect(selected()).toBe('50'));
+    expect(screen.getByText('100% of 51 contacts')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Leave them out' }));
+    await waitFor(() => expect(selected()).toBe('45'));
+    expect(within(section('Summary')).getByText('All Contacts, 100% (45)')).toBeTruthy();
+    expect(limitLine()).toBe('45 recipients · 800 left in your 24-hour limit');
+    const leftOut = screen.getByText('6 chosen contacts left out').closest('details')!;
+    expect(leftOut.open).toBe(false);
+    fireEvent.click(screen.getByText('6 chosen contacts left out'));
+    expect([...leftOut.querySelectorAll('li')].map((item) => item.textContent)).toEqual([
+      '1 has opted out of your broadcasts',
+      '5 US numbers (+1): WhatsApp does not deliver marketing templates to them',
+    ]);
   });
 
   it('does not offer to leave out US numbers for a template that is not marketing', async () => {

@@ -169,6 +169,7 @@ export function estimateAnswer(
     us_numbers: 0,
     template_category: 'MARKETING',
     messaging_limit: { tier: 'TIER_1K', limit: 1000, reached: 200, left: 800, frees_at: null },
+    left_out: { opted_out: 0, us_numbers: 0 },
     ...overrides,
   };
 }
