@@ -27,16 +27,17 @@ function cacheControlFor(webDistDir: string, filePath: string): string {
   return relative.startsWith(`assets${path.sep}`) ? IMMUTABLE_CACHE : REVALIDATE_CACHE;
 }
 
-function wantsSpa(request: FastifyRequest): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+/** What a request for a page asks for: a browser's HTML, any type (curl), or not a page at all. */
+function pageRequest(request: FastifyRequest): 'html' | 'any' | null {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   const pathname = request.url.split('?')[0] ?? '/';
-  if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return false;
+  if (API_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return null;
   const accept = request.headers.accept ?? '';
-  if (accept.includes('text/html')) return true;
+  if (accept.includes('text/html')) return 'html';
   // `curl http://host/` asks for any type (or names none): a page's path gets the page. A path naming a file (a missing
   // script, an image) keeps its JSON 404, so a stale asset never loads HTML as a script.
   const lastSegment = pathname.split('/').at(-1) ?? '';
-  return (accept === '' || accept.includes('*/*')) && !lastSegment.includes('.');
+  return (accept === '' || accept.includes('*/*')) && !lastSegment.includes('.') ? 'any' : null;
 }
 
 /**
@@ -78,8 +79,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (wantsSpa(request)) {
-      if (hasBuild) return reply.type('text/html').sendFile('index.html');
+    const page = pageRequest(request);
+    if (page && hasBuild) return reply.type('text/html').sendFile('index.html');
+    // Only a browser is told the app is not built; any other client gets the JSON 404 below.
+    if (page === 'html') {
       return reply
         .code(503)
         .type('text/plain')
