@@ -62,13 +62,18 @@ function ensureChromium() {
   return existsSync(CHROMIUM);
 }
 
-/** A broken file's reason on one line: its first few non-empty lines (the first alone can be only a heading). */
-function firstLines(message) {
+/**
+ * A broken file's reason on one line: its first two non-empty lines (the first alone can be only a heading) and
+ * its last three (a process's output ends with why it stopped), each cut to 160 characters.
+ */
+function reasonLine(message) {
   const lines = message
     .split('\n')
     .map((line) => line.trim())
-    .filter(Boolean);
-  return lines.slice(0, 4).join(' | ').slice(0, 500);
+    .filter(Boolean)
+    .map((line) => (line.length > 160 ? `${line.slice(0, 159)}…` : line));
+  const shown = lines.length <= 5 ? lines : [...lines.slice(0, 2), '…', ...lines.slice(-3)];
+  return shown.join(' | ');
 }
 
 function runVitestSuite(suite, reportDir) {
@@ -99,7 +104,7 @@ function runVitestSuite(suite, reportDir) {
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
     for (const test of failedTests) failures.push(`${suite}: ${where} > ${test.fullName}`);
     if (file.status === 'failed' && failedTests.length === 0)
-      failures.push(`${suite}: ${where} (did not load, or a hook failed): ${firstLines(file.message ?? '')}`);
+      failures.push(`${suite}: ${where} (did not load, or a hook failed): ${reasonLine(file.message ?? '')}`);
   }
   if (!outcome.ok && failed === 0) failed = 1;
   const skipped = summary.numPendingTests + summary.numTodoTests;

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { removeDataDir, startStack, type Stack } from './stack';
+import { buildWeb, webBuildIsStale } from '../../apps/server/src/supervisor/web-build';
+import { removeDataDir, repoRoot, startStack, type Stack } from './stack';
 import { assertStatusesLanded } from './statuses-landed';
 
 // What this setup hands to every spec file (read by shared-stack.ts).
@@ -35,6 +36,9 @@ async function body(request: IncomingMessage): Promise<string> {
  * data.
  */
 export default async function setup(project: TestProject) {
+  // Built here once when stale, before any stack starts: each start would otherwise build it too.
+  const webDistDir = path.join(repoRoot, 'apps/web/dist');
+  if (webBuildIsStale(webDistDir)) await buildWeb(webDistDir, (line) => console.log(line));
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'herald-e2e-shared-'));
   const stacks = new Map<string, { started: Promise<Stack>; logFile: string }>();
 

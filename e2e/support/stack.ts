@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test-support/database-server';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 export interface StackPorts {
   port: number;

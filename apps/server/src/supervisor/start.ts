@@ -63,7 +63,7 @@ export async function runStart(config: Config, env: NodeJS.ProcessEnv): Promise<
 
     if (webBuildIsStale(config.webDistDir)) {
       write('Building the web app (sources changed or no build yet)…');
-      await buildWeb(write);
+      await buildWeb(config.webDistDir, write);
     }
 
     const secrets =
