@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TemplateLanguageCode } from './templates';
+import { TEMPLATE_LANGUAGE_CODES, TEMPLATE_LANGUAGES, type TemplateLanguageCode } from './templates';
 
 /**
  * Settings saved per business account. Every option of the Settings screen, with the
@@ -9,13 +9,21 @@ import type { TemplateLanguageCode } from './templates';
  * belong to the user, not the account: they have their own endpoint.
  */
 
-/** The spec's select (English, Spanish, French) and the template language each stands for. */
-export const SETTINGS_LANGUAGES = [
+/**
+ * The Default Language select: the spec's three (English, Spanish, French) first, as the spec names them, then
+ * every other template language Meta supports, under Meta's names.
+ */
+const SPEC_LANGUAGES = [
   { label: 'English', code: 'en_US' },
   { label: 'Spanish', code: 'es' },
   { label: 'French', code: 'fr' },
 ] as const satisfies ReadonlyArray<{ label: string; code: TemplateLanguageCode }>;
-export type SettingsLanguageCode = (typeof SETTINGS_LANGUAGES)[number]['code'];
+export const SETTINGS_LANGUAGES: ReadonlyArray<{ label: string; code: TemplateLanguageCode }> = [
+  ...SPEC_LANGUAGES,
+  ...TEMPLATE_LANGUAGES.filter(({ code }) => !SPEC_LANGUAGES.some((spec) => spec.code === code)).map(
+    ({ code, name }) => ({ label: name, code }),
+  ),
+];
 
 /** The spec's retention select, in years. */
 export const RETENTION_YEARS = [1, 3, 5] as const;
@@ -56,7 +64,9 @@ const replyWords = (name: string) =>
     .max(30, `At most 30 ${name.toLowerCase()}`);
 
 export const accountSettingsSchema = z.object({
-  default_language: z.enum(['en_US', 'es', 'fr']),
+  default_language: z.enum(TEMPLATE_LANGUAGE_CODES, {
+    error: 'Default language must be a template language WhatsApp supports',
+  }),
   require_template_approval: z.boolean(),
   notify_by_email: z.boolean(),
   retention_years: z.union([z.literal(1), z.literal(3), z.literal(5)]),

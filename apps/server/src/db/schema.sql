@@ -63,7 +63,7 @@ CREATE TABLE account_settings (
     opt_out_words text[],
     opt_in_words text[],
     CONSTRAINT account_settings_pkey PRIMARY KEY (waba_account_id),
-    CONSTRAINT account_settings_default_language_check CHECK ((default_language = ANY (ARRAY['en_US'::text, 'es'::text, 'fr'::text]))),
+    CONSTRAINT account_settings_default_language_check CHECK ((default_language ~ '^[a-z]{2,3}(_[A-Z]{2})?$'::text)),
     CONSTRAINT account_settings_retention_years_check CHECK ((retention_years = ANY (ARRAY[1, 3, 5]))),
     CONSTRAINT account_settings_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );

@@ -69,6 +69,14 @@ describe("Message Settings: 'Default Language'", () => {
     expect((await atMeta('oferta_verano')).map((tpl) => tpl.language)).toEqual(['es']);
   });
 
+  it('any template language Meta supports can be the default, beyond the spec’s three', async () => {
+    await saveSettings(alice, { default_language: 'pt_BR' });
+    const response = await create(alice, template('oferta_brasil'));
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ language_code: 'pt_BR' });
+    expect((await atMeta('oferta_brasil')).map((tpl) => tpl.language)).toEqual(['pt_BR']);
+  });
+
   it('a language the request names is kept', async () => {
     await saveSettings(alice, { default_language: 'es' });
     const response = await create(alice, template('offre_ete', { language: 'fr' }));

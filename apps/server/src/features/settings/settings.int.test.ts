@@ -118,7 +118,8 @@ describe('PUT /settings/', () => {
   });
 
   it.each([
-    [{ default_language: 'de' }, 'default_language'],
+    [{ default_language: 'en-US' }, 'default_language'],
+    [{ default_language: 'tlh' }, 'default_language'],
     [{ retention_years: 2 }, 'retention_years'],
     [{ retention_years: '5' }, 'retention_years'],
     [{ dark_theme: 'yes' }, 'dark_theme'],

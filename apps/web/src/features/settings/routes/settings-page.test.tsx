@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { TEMPLATE_LANGUAGES } from '@herald/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
@@ -38,7 +39,11 @@ describe('settings', () => {
       within(screen.getByRole('combobox', { name }))
         .getAllByRole('option')
         .map((option) => option.textContent);
-    expect(options('Default Language')).toEqual(['English', 'Spanish', 'French']);
+    // The spec's three first, then every other template language Meta supports.
+    const languages = options('Default Language');
+    expect(languages.slice(0, 3)).toEqual(['English', 'Spanish', 'French']);
+    expect(languages).toEqual(expect.arrayContaining(['Portuguese (BR)', 'German', 'Arabic (EGY)']));
+    expect(languages).toHaveLength(TEMPLATE_LANGUAGES.length);
     expect(screen.getByRole('checkbox', { name: 'Require Approval for New Templates' })).toBeTruthy();
 
     fireEvent.click(screen.getByRole('tab', { name: 'Customer Settings' }));
