@@ -2,19 +2,24 @@ import type { ReactNode } from 'react';
 import { TEMPLATE_UI_TEXT } from '@herald/contracts';
 
 /**
- * The phone-style frame of a message preview — dark bezel, the fixed 'profile' bar and the chat
- * wallpaper — around the messages a preview puts in it.
+ * The phone-style frame of a message preview — dark bezel, the chat's top bar and the chat wallpaper — around
+ * the messages a preview puts in it. The bar names the sender as customers see it (the business's display
+ * name); 'profile' stands in until the account has a number with one.
  */
 export function PhoneFrame({
   label,
+  sender,
   caption,
   children,
 }: {
   label: string;
+  /** The business's display name, or null when there is none yet. */
+  sender: string | null;
   /** A line under the phone. */
   caption?: ReactNode;
   children: ReactNode;
 }) {
+  const name = sender ?? TEMPLATE_UI_TEXT.previewProfile;
   return (
     <figure aria-label={label} className="mx-auto w-full max-w-xs">
       <div className="overflow-hidden rounded-[2rem] border-8 border-slate-800 bg-slate-800 shadow-xl dark:border-black dark:bg-black">
@@ -23,9 +28,11 @@ export function PhoneFrame({
             aria-hidden="true"
             className="flex size-8 items-center justify-center rounded-full bg-emerald-200 text-xs font-bold text-emerald-800"
           >
-            P
+            {name.charAt(0).toUpperCase()}
           </span>
-          <span className="text-sm font-semibold">{TEMPLATE_UI_TEXT.previewProfile}</span>
+          <span className="truncate text-sm font-semibold" data-testid="preview-sender">
+            {name}
+          </span>
         </div>
         <div className="min-h-80 bg-[#e5ddd5] p-3">{children}</div>
       </div>

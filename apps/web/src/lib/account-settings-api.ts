@@ -51,6 +51,16 @@ export function useSelectedWabaId(): string | null {
   return useSelector((state: { waba: WabaState }) => state.waba.selectedWabaAccount?.waba_id ?? null);
 }
 
+/**
+ * The name customers see at the top of the account's chats: its first number's display name, or null when it
+ * has no number with one yet.
+ */
+export function useSelectedSenderName(): string | null {
+  return useSelector(
+    (state: { waba: WabaState }) => state.waba.selectedWabaAccount?.details[0]?.display_name || null,
+  );
+}
+
 /** The selected account's settings (null until read, or when there is no account or no valid answer). */
 export function useSelectedAccountSettings() {
   const wabaId = useSelectedWabaId();

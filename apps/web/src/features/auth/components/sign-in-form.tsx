@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { ComponentType, FormEvent, ReactNode } from 'react';
-import toast from 'react-hot-toast';
 import type { LoginResponse } from '@herald/contracts';
 import { AuthCard } from '../../../components/auth-card';
 import { FormAlert } from '../../../components/form-alert';
@@ -12,9 +11,6 @@ import { LOGIN_FAILED_MESSAGE, SignInFailure, requestSignIn } from '../sign-in-r
 export const USERNAME_HINT = 'Your e-mail address';
 export const USERNAME_PLACEHOLDER = 'you@company.com';
 
-/** One id for the form's failure toast: a new failure replaces it, and success dismisses it. */
-const FAILURE_TOAST_ID = 'sign-in-failed';
-
 /** How the form links to sign-up and password reset: a router link in the app, a plain one before it loads. */
 export type SignInLink = ComponentType<{ to: string; children: ReactNode }>;
 
@@ -25,8 +21,9 @@ type SignInFormProps = {
 };
 
 /**
- * Sign-in: the card, the form and its failure messages (inline and as a toast). It needs neither the
- * router nor the store, so the same form serves the routed page and the screen main.tsx shows before the app's
+ * Sign-in: the card, the form and its failure message. The message shows once, inline above the fields where
+ * the eye already is; a toast repeating it was a second copy of the same words (decision 083). It needs neither
+ * the router nor the store, so the same form serves the routed page and the screen main.tsx shows before the app's
  * code has loaded; each says, through its props, where the session goes and how links navigate.
  */
 export function SignInForm({ onSignedIn, Link }: SignInFormProps) {
@@ -43,12 +40,10 @@ export function SignInForm({ onSignedIn, Link }: SignInFormProps) {
         username: String(form.get('username') ?? ''),
         password: String(form.get('password') ?? ''),
       });
-      toast.dismiss(FAILURE_TOAST_ID);
       await onSignedIn(answer);
     } catch (failure) {
       const message = failure instanceof SignInFailure ? failure.message : LOGIN_FAILED_MESSAGE;
       setError(message);
-      toast.error(message, { id: FAILURE_TOAST_ID });
     } finally {
       setPending(false);
     }

@@ -1,5 +1,6 @@
 import { TEMPLATE_UI_TEXT } from '@herald/contracts';
 import { PhoneFrame } from '../../../components/phone-frame';
+import { useSelectedSenderName } from '../../../lib/account-settings-api';
 import type { PreviewContent } from '../template-preview-content';
 
 type BroadcastPreviewProps = {
@@ -20,11 +21,13 @@ const MEDIA_LABELS: Record<string, string> = {
   location: 'Location',
 };
 
-/** New broadcast: the phone-style preview of the chosen template (fixed 'profile' and '8:00 AM'). */
+/** New broadcast: the phone-style preview of the chosen template (the business's name, and '8:00 AM'). */
 export function BroadcastPreview({ content, loading, failed, contactName, mediaSrc }: BroadcastPreviewProps) {
+  const sender = useSelectedSenderName();
   return (
     <PhoneFrame
       label="Message preview"
+      sender={sender}
       caption={
         contactName
           ? `Dynamic values shown for the first contact, ${contactName}.`

@@ -1,5 +1,6 @@
 import { TEMPLATE_UI_TEXT, previewSampleValue, renderPreviewText } from '@herald/contracts';
 import { PhoneFrame } from '../../../components/phone-frame';
+import { useSelectedSenderName } from '../../../lib/account-settings-api';
 import type { TemplateFormState } from '../template-form-state';
 import { dynamicExample } from '../template-payload';
 import { BUTTON_TYPE_LABELS } from './buttons-section';
@@ -24,13 +25,14 @@ function headerValue(state: TemplateFormState): string {
   return state.headerColumn ? previewSampleValue(state.headerColumn) : '';
 }
 
-/** The phone-style live preview (fixed 'profile' label and '8:00 AM'). */
+/** The phone-style live preview (the business's display name at the top, and '8:00 AM'). */
 export function TemplatePreview({ state, mediaSrc }: TemplatePreviewProps) {
+  const sender = useSelectedSenderName();
   const body = renderPreviewText(state.bodyText, bodyValues(state));
   const content = state.headerContent;
   const documentName = content.filename || content.file?.name || 'Document';
   return (
-    <PhoneFrame label="Template preview">
+    <PhoneFrame label="Template preview" sender={sender}>
       <div className="max-w-[95%] rounded-lg rounded-tl-none bg-white p-2 text-sm text-slate-900 shadow-sm">
         {state.headerType === 'text' && state.headerText ? (
           <p className="mb-1 font-semibold break-words">

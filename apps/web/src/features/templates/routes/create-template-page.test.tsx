@@ -329,7 +329,18 @@ describe('Create template: buttons', () => {
 });
 
 describe('Create template: preview', () => {
-  it("shows 'profile', '8:00 AM', the sample values, typed values, the footer and the buttons", () => {
+  it('names the business at the top of the chat, as its customers see it', () => {
+    templatesServer();
+    const account = { waba_id: '111', details: [{ display_name: 'Crumb & Co' }] };
+    renderRoute('/template/create-template', {
+      preloadedState: { ...signedIn, waba: { wabaAccounts: [account], selectedWabaAccount: account } },
+    });
+    const preview = screen.getByRole('figure', { name: 'Template preview' });
+    expect(within(preview).getByTestId('preview-sender').textContent).toBe('Crumb & Co');
+    expect(within(preview).queryByText('profile')).toBeNull();
+  });
+
+  it("shows 'profile' until the account has a named number, '8:00 AM', the sample values, typed values, the footer and the buttons", () => {
     templatesServer();
     renderCreate();
     const preview = screen.getByRole('figure', { name: 'Template preview' });
