@@ -129,7 +129,7 @@ describe('at 390 × 844', () => {
   const TABLES = () => [
     { name: 'dashboard-activity', route: '/dashboard', columns: ['Activity', 'Date', 'Status'] },
     { name: 'customers', route: '/customers', columns: ['Name', 'Actions'] },
-    { name: 'templates', route: '/template', columns: ['Template Name', 'Status', 'Components'] },
+    { name: 'templates', route: '/template', columns: ['Template Name', 'Status', 'Actions'] },
     { name: 'broadcast-history', route: '/broadcast', columns: ['Name', 'Status', 'Actions'] },
     { name: 'delivery-report', route: reportPath, columns: ['Number', 'Outcome'] },
     {

@@ -1,4 +1,5 @@
 export * from './buttons';
+export * from './component-summary';
 export * from './constants';
 export * from './flatten-parameter';
 export * from './languages';

@@ -153,6 +153,8 @@ export const TemplateListItemSchema = z
     /** ISO 8601. */
     last_updated_time: z.string(),
     quality_score: TemplateQualityScoreSchema.nullable(),
+    /** What the template is made of, a few words per component (summariseComponents): 'Header (image)'. */
+    components: z.array(z.string()),
     ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateListItem' });

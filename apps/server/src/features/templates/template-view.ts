@@ -1,4 +1,4 @@
-import type { TemplateListItem } from '@herald/contracts';
+import { summariseComponents, type TemplateListItem } from '@herald/contracts';
 import type { TemplateRow } from './templates-repo';
 
 /** What the lifecycle webhooks left on the template beside its status (decision 074). */
@@ -32,6 +32,7 @@ export function toListItem(row: TemplateRow): TemplateListItem {
           date: row.quality_score_date ? Math.floor(row.quality_score_date.getTime() / 1000) : null,
         }
       : null,
+    components: summariseComponents(row.components),
     ...lifecycleOf(row),
   };
 }

@@ -231,3 +231,33 @@ describe("POST /meta/templates/sync/ ('Refresh from Meta')", () => {
     expect((await list('search=sync_approved')).results).toMatchObject([{ status: 'PAUSED' }]);
   });
 });
+
+describe("GET /meta/templates/ 'Components'", () => {
+  it('says what each template is made of, in the order Meta keeps its components', async () => {
+    const owner = await signedInUser(t, 'components@acme.test', 'Components Shop');
+    await insertTemplate(t.db.pool, await accountId(owner.business.waba_id), {
+      name: 'parts_listed',
+      language: 'en_US',
+      category: 'MARKETING',
+      status: 'DRAFT',
+      metaTemplateId: null,
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'Fresh bread today' },
+        { type: 'FOOTER', text: 'Reply STOP to opt out' },
+        { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Order', url: 'https://crumb.example/order' }] },
+      ],
+      staticVariables: {},
+      dynamicVariables: {},
+      mediaId: null,
+    });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/meta/templates/',
+      headers: headersOf(owner),
+    });
+    expect(response.json().results).toMatchObject([
+      { template_name: 'parts_listed', components: ['Header (image)', 'Body', 'Footer', 'Buttons (1)'] },
+    ]);
+  });
+});

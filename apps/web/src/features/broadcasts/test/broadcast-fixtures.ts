@@ -29,6 +29,7 @@ export function templateItem(id: number, overrides: Partial<TemplateListItem> = 
     rejected_reason: null,
     last_updated_time: '2025-01-15T10:30:00.000Z',
     quality_score: null,
+    components: ['Body'],
     ...overrides,
   };
 }

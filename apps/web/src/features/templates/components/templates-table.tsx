@@ -33,7 +33,7 @@ type Column = { header: string; cell: (item: TemplateListItem, actions: RowActio
 const iconButtonClass =
   'inline-flex rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600';
 
-/** The table's columns, in order; 'Components' holds the row's actions. */
+/** The table's columns, in order: the spec's, then the row's actions in a column of their own. */
 const COLUMNS: readonly Column[] = [
   {
     header: 'Template Name',
@@ -66,6 +66,14 @@ const COLUMNS: readonly Column[] = [
   { header: 'Quality Score', cell: quality },
   {
     header: 'Components',
+    cell: (item) => (
+      <span className="whitespace-normal" data-testid="template-components">
+        {item.components.join(' · ')}
+      </span>
+    ),
+  },
+  {
+    header: 'Actions',
     cell: (item, actions) => (
       <span className="flex items-center gap-1">
         <Link

@@ -6,7 +6,11 @@ import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import { listItem, listPage } from '../test/template-fixtures';
 
 const rows = [
-  listItem(1, { template_name: 'summer_sale', status: 'APPROVED' }),
+  listItem(1, {
+    template_name: 'summer_sale',
+    status: 'APPROVED',
+    components: ['Header (image)', 'Body', 'Footer', 'Buttons (2)'],
+  }),
   listItem(2, { template_name: 'order_update', status: 'PENDING', quality_score: null, category: 'UTILITY' }),
   listItem(3, {
     template_name: 'bad_promo',
@@ -25,14 +29,14 @@ function listRequests(fetchMock: ReturnType<typeof stubFetch>) {
 }
 
 describe('Templates list', () => {
-  it('shows 5 skeleton rows of 8 columns while loading, then the rows with badges and quality', async () => {
+  it('shows 5 skeleton rows of 9 columns while loading, then the rows with badges, quality and components', async () => {
     let answer: (response: Response) => void = () => {};
     stubFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     renderRoute('/template', { preloadedState: signedIn });
 
     const skeleton = await screen.findAllByTestId('skeleton-row');
     expect(skeleton).toHaveLength(5);
-    for (const row of skeleton) expect(row.querySelectorAll('td')).toHaveLength(8);
+    for (const row of skeleton) expect(row.querySelectorAll('td')).toHaveLength(9);
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
       'Template Name',
       'Category',
@@ -42,6 +46,7 @@ describe('Templates list', () => {
       'Last Updated Time',
       'Quality Score',
       'Components',
+      'Actions',
     ]);
 
     await act(async () => answer(json(listPage(rows, 14))));
@@ -60,6 +65,12 @@ describe('Templates list', () => {
     expect(within(row('offline_draft')).getByRole('button', { name: 'Submit' })).toBeTruthy();
     expect(within(row('summer_sale')).queryByRole('button', { name: 'Submit' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Edit summer_sale' }).getAttribute('href')).toBe('/templates/1');
+    // 'Components' says what the template is made of; its edit and delete sit under 'Actions'.
+    const cells = (name: string) => [...row(name).querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells('summer_sale')[7]).toBe('Header (image) · Body · Footer · Buttons (2)');
+    const actionsCell = row('summer_sale').querySelectorAll('td')[8] as HTMLElement;
+    expect(within(actionsCell).getByRole('link', { name: 'Edit summer_sale' })).toBeTruthy();
+    expect(within(actionsCell).getByRole('button', { name: 'Delete summer_sale' })).toBeTruthy();
 
     expect(screen.getByText('Showing 4 of 14 templates')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);

@@ -12,6 +12,7 @@ export function listItem(id: number, overrides: Partial<TemplateListItem> = {}):
     rejected_reason: null,
     last_updated_time: '2025-01-15T10:30:00.000Z',
     quality_score: { score: 'GREEN', date: 1736937000 },
+    components: ['Body'],
     ...overrides,
   };
 }
