@@ -67,7 +67,7 @@ describe('contacts in Chromium', () => {
     const templateFile = path.join(os.tmpdir(), `herald-e2e-${process.pid}-template.csv`);
     await download.saveAs(templateFile);
     expect(readFileSync(templateFile, 'utf8').split(/\r?\n/)[0]).toBe(
-      'name,number,age,gender,address,post_code,email',
+      'name,number,age,gender,address,post_code,email,tags',
     );
 
     await importDialog.getByLabel('CSV File').setInputFiles(templateFile);
@@ -75,6 +75,9 @@ describe('contacts in Chromium', () => {
     await importDialog.getByRole('button', { name: 'Import Contacts' }).click();
     await importDialog.waitFor({ state: 'hidden' });
     await page.getByText('VIP · 2').waitFor();
+    // The template's tags column: each sample contact's own tags, besides the file's.
+    await page.getByText('Newsletter · 2').waitFor();
+    await page.getByText('Wholesale · 1').waitFor();
     await page.getByText('Showing 1 to 3 of 3 entries').waitFor();
   });
 

@@ -321,6 +321,65 @@ describe('POST /recipient/import/', () => {
   });
 });
 
+describe('POST /recipient/import/ with a tags column', () => {
+  const tagsOf = async (headers: Headers, number: string) =>
+    (await contactsOf(headers, number)).results[0]!.tags.map((tag) => tag.tag_name).sort();
+
+  it("tags each contact with its row's tags besides the file's, matching the account's tags whatever their case", async () => {
+    const { headers } = await contactsUser(t, 'tags-column@acme.test');
+    await importCsv(t, headers, 'name,number\nEarlier,+14153000009\n', { tag: 'VIP' });
+    const response = await importCsv(
+      t,
+      headers,
+      'name,number,tags\n' +
+        'Ann,+14153000001,"vip; Newsletter"\n' +
+        'Bob,+14153000002,newsletter\n' +
+        'Cy,+14153000003,\n' +
+        'Earlier,+14153000009,"Wholesale,vip"\n',
+      { tag: 'March list' },
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(await tagsOf(headers, '+14153000001')).toEqual(['March list', 'Newsletter', 'VIP']);
+    expect(await tagsOf(headers, '+14153000002')).toEqual(['March list', 'Newsletter']);
+    expect(await tagsOf(headers, '+14153000003')).toEqual(['March list']);
+    // A stored contact keeps the tags it had and gains its row's.
+    expect(await tagsOf(headers, '+14153000009')).toEqual(['March list', 'VIP', 'Wholesale']);
+    const tags = (await t.app.inject({ method: 'GET', url: '/recipient/tags/', headers })).json() as Array<{
+      name: string;
+      count: number;
+    }>;
+    expect(tags.map(({ name, count }) => [name, count]).sort()).toEqual([
+      ['March list', 4],
+      ['Newsletter', 2],
+      ['VIP', 2],
+      ['Wholesale', 1],
+    ]);
+    // The column is the contacts' tags, not an extra column of their own.
+    const { rows } = await t.db.pool.query(
+      `select contact_columns.name from contact_columns join waba_accounts w on w.id = contact_columns.waba_account_id
+        where w.waba_id = $1`,
+      [headers['x-waba-id']],
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses the whole file for a tag over 100 characters, naming the row and the column', async () => {
+    const { headers } = await contactsUser(t, 'tags-too-long@acme.test');
+    const before = await tableCounts();
+    const response = await importCsv(
+      t,
+      headers,
+      `name,number,tags\nAnn,+14153000001,vip\nBob,+14153000002,"ok;${'x'.repeat(101)}"\n`,
+      { tag: 'never' },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message.errors).toEqual([
+      { row: 3, errors: [expect.stringMatching(/^tags: .* longer than 100 characters$/)] },
+    ]);
+    expect(await tableCounts()).toEqual(before);
+  });
+});
+
 describe('POST /recipient/import/ size limit', () => {
   let small: TestApp;
   beforeAll(async () => {

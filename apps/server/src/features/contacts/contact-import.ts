@@ -19,6 +19,7 @@ import {
   isBlankRecord,
   readHeader,
   STAGING_COLUMNS,
+  tagLines,
   validateRow,
 } from './import-rows';
 import { recordImportEvent } from '../dashboard/index';
@@ -45,6 +46,8 @@ interface Chunk {
   fresh: CopyBuffer;
   links: CopyBuffer;
   staged: CopyBuffer;
+  /** The rows' own tags (a tags column): number and tag name, a line each. */
+  rowTags: CopyBuffer;
   ids: Float64Array;
   used: number;
 }
@@ -53,6 +56,7 @@ const newChunk = (): Chunk => ({
   fresh: new CopyBuffer(),
   links: new CopyBuffer(),
   staged: new CopyBuffer(),
+  rowTags: new CopyBuffer(),
   ids: new Float64Array(0),
   used: 0,
 });
@@ -190,6 +194,7 @@ export class ContactImport {
           else this.duplicates += 1;
           chunk.staged.appendRow(`${row}\t`, contactLine(checked.row));
         }
+        if (checked.row.tags.length) chunk.rowTags.appendRow(tagLines(checked.row));
         if (chunk.fresh.rows + chunk.staged.rows >= CHUNK_ROWS) await flush();
       }
     } catch (error) {
@@ -209,7 +214,10 @@ export class ContactImport {
     return { kind: 'done', result: this.result() };
   }
 
-  /** Tags everything imported (a new tag, or one sent after the file), records columns and the count; commits. */
+  /**
+   * Tags everything imported (a new tag, or one sent after the file) and each contact with its own tags (a tags
+   * column), records columns and the count; commits.
+   */
   async commit(tag: string): Promise<ImportResult> {
     const client = this.client!;
     if (this.tagId === undefined) {
@@ -220,6 +228,8 @@ export class ContactImport {
         [tagId, this.wabaId],
       );
     }
+    // After the file's tag: a row naming it in another case joins it rather than naming it.
+    if (this.header?.tags !== undefined) await applyRowTags(client, this.wabaId);
     await recordExtraColumns(client, this.wabaId, this.header?.extras.map((extra) => extra.name) ?? []);
     // The bell's and Recent Activity's "import finished", committed with the import.
     await recordImportEvent(client, this.wabaId, this.result(), tag);
@@ -271,6 +281,9 @@ export class ContactImport {
        ) on commit drop`,
     );
     await client.query('create temp table import_before (id bigint) on commit drop');
+    await client.query(
+      'create temp table import_row_tags (whatsapp_number text, tag_name text) on commit drop',
+    );
     // A tag that exists tags each chunk as it is written, locked only against its delete; a new one is made
     // at commit, so no edit tagging with the same name waits for the whole import to see it.
     if (this.earlyTag !== undefined) this.tagId = await lockExistingTag(client, this.wabaId, this.earlyTag);
@@ -324,10 +337,18 @@ export class ContactImport {
     if (chunk.staged.rows) {
       await copyBytes(client, `copy import_chunk (${STAGING_COLUMNS}) from stdin`, chunk.staged.bytes);
     }
+    if (chunk.rowTags.rows) {
+      await copyBytes(
+        client,
+        'copy import_row_tags (whatsapp_number, tag_name) from stdin',
+        chunk.rowTags.bytes,
+      );
+    }
     if (merge) this.created += await mergeChunk(client, this.wabaId, this.header!, this.tagId);
     chunk.fresh.clear();
     chunk.links.clear();
     chunk.staged.clear();
+    chunk.rowTags.clear();
     await this.hooks.onChunkWritten?.();
   }
 
@@ -380,6 +401,29 @@ export class ContactImport {
     }
     return ids;
   }
+}
+
+/**
+ * Each contact's own tags, from the file's tags column: tags the account lacks are made (under one of the
+ * file's spellings), then linked. Only adds: a tag a contact has and its row does not name stays.
+ */
+async function applyRowTags(client: PoolClient, wabaId: number): Promise<void> {
+  await client.query(
+    `insert into tags (waba_account_id, name)
+     select $1, tag_name
+       from (select distinct on (lower(tag_name)) tag_name from import_row_tags order by lower(tag_name)) named
+     on conflict (waba_account_id, lower(name)) do nothing`,
+    [wabaId],
+  );
+  await client.query(
+    `insert into contact_tags (waba_account_id, contact_id, tag_id)
+     select distinct $1::bigint, c.id, t.id
+       from import_row_tags r
+       join contacts c on c.waba_account_id = $1 and c.whatsapp_number = r.whatsapp_number
+       join tags t on t.waba_account_id = $1 and lower(t.name) = lower(r.tag_name)
+     on conflict do nothing`,
+    [wabaId],
+  );
 }
 
 /** Sends rows in COPY's text format through one COPY … FROM STDIN. */

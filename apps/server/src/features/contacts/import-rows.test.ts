@@ -8,6 +8,7 @@ import {
   isBlankRecord,
   providedColumns,
   readHeader,
+  tagLines,
   UNREADABLE_TEXT_RULE,
   validateRow,
 } from './import-rows';
@@ -67,6 +68,7 @@ describe('validateRow', () => {
         postCode: null,
         email: 'ada@example.com',
         attributes: '{"tier":"gold"}',
+        tags: [],
       },
     });
   });
@@ -114,6 +116,7 @@ describe('contactLine', () => {
       postCode: null,
       email: null,
       attributes: '{"a":"b"}',
+      tags: [],
     };
     expect(contactLine(row)).toBe(
       'A\\\\B\\tC\t+14155550123\t\\N\t\\N\tline 1\\r\\nline 2\t\\N\t\\N\t{"a":"b"}\n',
@@ -130,8 +133,37 @@ describe('contactLine', () => {
       postCode: '94107',
       email: 'ann@example.com',
       attributes: null,
+      tags: [],
     };
     expect(contactLine(row)).toBe('Ann\t+14155550123\t30\tfemale\t\\N\t94107\tann@example.com\t{}\n');
+  });
+});
+
+describe('a tags column', () => {
+  const tagged = header(['name', 'number', 'Tags']);
+
+  it("is read apart from the contact's columns", () => {
+    expect(tagged.tags).toBe(2);
+    expect(tagged.extras).toEqual([]);
+    expect(header(['name', 'number']).tags).toBeUndefined();
+  });
+
+  it('gives each row its tags, split at semicolons or commas, each once whatever its case', () => {
+    const checked = validateRow(['Ann', '+14155550123', ' vip; Newsletter,vip ;; NEWSLETTER '], tagged);
+    if (checked.errors) throw new Error(checked.errors.join('; '));
+    expect(checked.row.tags).toEqual(['vip', 'Newsletter']);
+    expect(validateRow(['Ann', '+14155550123', ''], tagged)).toMatchObject({ row: { tags: [] } });
+    expect(tagLines(checked.row)).toBe('+14155550123\tvip\n+14155550123\tNewsletter\n');
+  });
+
+  it('refuses a tag over 100 characters and more than 50 tags, naming the column', () => {
+    expect(validateRow(['Ann', '+14155550123', `ok;${'x'.repeat(101)}`], tagged).errors).toEqual([
+      `tags: '${'x'.repeat(40)}…' is longer than 100 characters`,
+    ]);
+    const many = Array.from({ length: 51 }, (_, i) => `t${i}`).join(';');
+    expect(validateRow(['Ann', '+14155550123', many], tagged).errors).toEqual([
+      'tags: at most 50 per contact',
+    ]);
   });
 });
 

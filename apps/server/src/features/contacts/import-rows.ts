@@ -29,6 +29,8 @@ function textProblem(value: string): string | null {
 
 export interface ImportHeader {
   columns: Partial<Record<KnownColumn, number>>;
+  /** The column of each contact's own tags ('tags'), if the file has one. */
+  tags?: number;
   extras: Array<{ name: string; index: number }>;
   width: number;
   /** Each column's name as row errors say it (the stored name, or 'column N' for an unnamed one). */
@@ -45,6 +47,30 @@ export interface ImportRow {
   email: string | null;
   /** Extra columns as a JSON object text, or null when the row has none filled. */
   attributes: string | null;
+  /** The row's own tags (its tags column), each once whatever its case; none without the column. */
+  tags: string[];
+}
+
+/** What separates a contact's tags in a tags column: a semicolon or a comma (the cell quoted). */
+export const TAG_SEPARATOR = /[;,]/;
+const MAX_TAG_LENGTH = 100;
+const MAX_TAGS_PER_CONTACT = 50;
+
+/** A tags cell's tags, and what is wrong with them, if anything. */
+function readTags(value: string): { tags: string[]; errors: string[] } {
+  const tags = new Map<string, string>();
+  const errors: string[] = [];
+  for (const raw of value.split(TAG_SEPARATOR)) {
+    const tag = raw.trim();
+    if (!tag) continue;
+    if (tag.length > MAX_TAG_LENGTH) {
+      errors.push(`tags: '${tag.slice(0, 40)}…' is longer than ${MAX_TAG_LENGTH} characters`);
+      continue;
+    }
+    if (!tags.has(tag.toLowerCase())) tags.set(tag.toLowerCase(), tag);
+  }
+  if (tags.size > MAX_TAGS_PER_CONTACT) errors.push(`tags: at most ${MAX_TAGS_PER_CONTACT} per contact`);
+  return { tags: [...tags.values()], errors };
 }
 
 /** 'Date of Birth ' → 'date_of_birth': the names template variables use. */
@@ -63,6 +89,7 @@ export function readHeader(record: string[]): { header: ImportHeader } | { error
   const extras: ImportHeader['extras'] = [];
   const seen = new Set<string>();
   const names: string[] = [];
+  let tags: number | undefined;
   record.forEach((raw, index) => {
     // Checked like every other cell: Postgres cannot hold a NUL, wherever it is in the file.
     const problem = textProblem(raw);
@@ -80,7 +107,8 @@ export function readHeader(record: string[]): { header: ImportHeader } | { error
       return;
     }
     seen.add(key);
-    if (known) columns[known] = index;
+    if (name === 'tags') tags = index;
+    else if (known) columns[known] = index;
     else extras.push({ name, index });
   });
   if (columns.name === undefined || columns.number === undefined) {
@@ -90,7 +118,10 @@ export function readHeader(record: string[]): { header: ImportHeader } | { error
   }
   if (extras.length > MAX_EXTRA_COLUMNS)
     errors.push(`At most ${MAX_EXTRA_COLUMNS} extra columns are allowed`);
-  return errors.length ? { errors } : { header: { columns, extras, width: record.length, names } };
+  if (errors.length) return { errors };
+  return {
+    header: { columns, extras, width: record.length, names, ...(tags === undefined ? {} : { tags }) },
+  };
 }
 
 function cell(record: string[], index: number | undefined): string {
@@ -164,6 +195,8 @@ export function validateRow(
     }
     (attributes ??= {})[extra.name] = value;
   }
+  const tags = header.tags === undefined ? { tags: [], errors: [] } : readTags(cell(record, header.tags));
+  errors.push(...tags.errors);
   if (errors.length) return { errors };
   return {
     row: {
@@ -175,6 +208,7 @@ export function validateRow(
       postCode,
       email,
       attributes: attributes ? JSON.stringify(attributes) : null,
+      tags: tags.tags,
     },
   };
 }
@@ -189,6 +223,13 @@ function copyValue(value: string | number | null): string {
   return value.replace(/[\\\t\n\r]/g, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );
+}
+
+/** A row's tags in COPY's text format for import_row_tags (number, tag), a line each; '' without tags. */
+export function tagLines(row: ImportRow): string {
+  let lines = '';
+  for (const tag of row.tags) lines += `${copyValue(row.number)}\t${copyValue(tag)}\n`;
+  return lines;
 }
 
 /** A row's values in COPY's text format, in the order of CONTACT_LINE_COLUMNS, ending in a line break. */

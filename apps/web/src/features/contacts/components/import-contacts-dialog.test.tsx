@@ -57,7 +57,7 @@ describe('Import dialog', () => {
     const content = decodeURIComponent(href.slice('data:text/csv;charset=utf-8,'.length));
     expect(content).toBe(CONTACT_TEMPLATE_CSV);
     const lines = content.trim().split('\r\n');
-    expect(lines[0]).toBe('name,number,age,gender,address,post_code,email');
+    expect(lines[0]).toBe('name,number,age,gender,address,post_code,email,tags');
     expect(lines).toHaveLength(3);
     for (const line of lines.slice(1)) expect(line).toMatch(/^[^,]+,\+1\d{3}555\d{4},/);
   });

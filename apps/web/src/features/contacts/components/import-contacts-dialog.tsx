@@ -85,7 +85,7 @@ export function ImportContactsDialog({ onClose }: { onClose: () => void }) {
   return (
     <ModalDialog
       title="Import Contacts"
-      description="Upload a CSV file with the columns name, number, age, gender, address, post_code and email. Numbers without their country code are read as numbers of the default country."
+      description="Upload a CSV file with the columns name, number, age, gender, address, post_code and email; any other column is kept as a custom one. A tags column gives each contact its own tags, separated by semicolons (Newsletter;Wholesale), besides the Tag below. Numbers without their country code are read as numbers of the default country."
       onClose={onClose}
       busy={busy}
     >
