@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { DashboardHeaderResponse, HeaderEvent } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../test/fetch-stub';
 import type { PreloadedState } from '../../lib/store';
+import { api } from '../../lib/api';
 
 const withAccount: PreloadedState = {
   ...signedIn,
@@ -116,6 +117,22 @@ describe('header and navigation tell the truth', () => {
     fireEvent.click(within(nav).getByRole('link', { name: 'Broad Cast' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/broadcast'));
     await waitFor(() => expect(headerReads(fetch).length).toBeGreaterThan(before));
+  });
+
+  it('shows the new count as soon as contacts change (an import, an add), without leaving the page', async () => {
+    let contacts = 3;
+    stubFetch((request) =>
+      pathOf(request) === '/dashboard/header'
+        ? json({ contacts, events: [], unread: 0 })
+        : json({ count: 0, next: null, previous: null, results: [] }),
+    );
+    const { store } = renderRoute('/template', { preloadedState: withAccount });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await within(nav).findByRole('link', { name: /^Customers\s*3\s*contacts$/ });
+    contacts = 1_203;
+    // What the import dialog and every contact change tell the cache.
+    act(() => void store.dispatch(api.util.invalidateTags(['Contacts'])));
+    await within(nav).findByRole('link', { name: /^Customers\s*1,203\s*contacts$/ });
   });
 
   it('a bell without events says what will appear there', async () => {

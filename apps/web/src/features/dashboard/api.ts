@@ -25,7 +25,7 @@ export const dashboardApi = api.enhanceEndpoints({ addTagTypes: ['Dashboard', 'H
     /** GET /dashboard/: the cards, the days behind the charts, the categories and Recent Activity. */
     getDashboard: build.query<DashboardResponse, DashboardArgs>({
       query: ({ from, to, tz }) => ({ url: '/dashboard/', params: { from, to, tz } }),
-      providesTags: ['Dashboard'],
+      providesTags: ['Dashboard', 'Contacts'],
     }),
     /**
      * GET /dashboard/export.csv with the session's headers: a mutation, so every click downloads afresh
@@ -53,7 +53,8 @@ export const dashboardApi = api.enhanceEndpoints({ addTagTypes: ['Dashboard', 'H
         const parsed = DashboardHeaderResponseSchema.safeParse(answer);
         return parsed.success ? parsed.data : null;
       },
-      providesTags: ['Header'],
+      // 'Contacts': every add, edit, delete and import of a contact changes the Customers badge.
+      providesTags: ['Header', 'Contacts'],
     }),
     /** POST /dashboard/header/seen: the bell was opened, everything shown is seen. */
     markHeaderSeen: build.mutation<{ unread: number }, { up_to?: string }>({
