@@ -78,7 +78,7 @@ beforeAll(async () => {
   stack = await sharedStack();
   browser = await launchBrowser();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await signUpViaApi(stack, EMAIL, PASSWORD, 'Pocket Bakery');
+  await signUpViaApi(stack, EMAIL, PASSWORD, 'Crumb & Co Bakery');
   const token = await apiLogin(stack, EMAIL, PASSWORD);
   await importContacts(
     stack,
@@ -207,6 +207,26 @@ describe('at 390 × 844', () => {
     await shoot('broadcast-preview');
     await show.getByRole('button', { name: 'Form' }).click();
     expect(await page.getByRole('textbox', { name: 'Broadcast Name' }).isVisible()).toBe(true);
+  }, 60_000);
+
+  it("the account selector shows the business's whole name", async () => {
+    await open('/dashboard');
+    const select = page.getByLabel('Business account');
+    expect(await select.inputValue()).not.toBe('');
+    // The name's width in the select's own font, against the room its padding leaves for text.
+    const { text, room } = await select.evaluate((element) => {
+      const style = getComputedStyle(element);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const selected = (element as HTMLSelectElement).selectedOptions[0]?.textContent ?? '';
+      return {
+        text: context.measureText(selected).width,
+        room: element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+      };
+    });
+    expect(text).toBeGreaterThan(0);
+    expect(text).toBeLessThanOrEqual(room);
+    expect(await overflow()).toBeLessThanOrEqual(0);
   }, 60_000);
 
   it('the settings tab strip shows that it scrolls', async () => {

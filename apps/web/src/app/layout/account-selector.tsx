@@ -35,7 +35,7 @@ export function AccountSelector() {
         title={selected ? wabaAccountLabel(selected) : undefined}
         value={selected?.waba_id ?? ''}
         onChange={handleChange}
-        className="w-full max-w-36 min-w-0 rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm font-medium text-slate-800 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none sm:w-auto sm:max-w-64 xl:max-w-80"
+        className="w-full max-w-52 min-w-0 rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm font-medium text-slate-800 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none sm:w-auto sm:max-w-64 xl:max-w-80"
       >
         {selected === null ? (
           <option value="" disabled>

@@ -5,9 +5,9 @@ import {
   type BroadcastAction,
   type BroadcastRow,
 } from '@herald/contracts';
-import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
+import { WrappableName } from '../../../components/wrappable-name';
 import { formatClockTime, formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
 import { BillableLine, useBroadcastCosts } from './broadcast-cost';
 import { ALL_HANDED_NOTE, ALL_HANDED_STATUS, HANDED_TO_WHATSAPP, outcomeInSentence } from '../outcome-labels';
@@ -43,28 +43,6 @@ const HEADERS: readonly DataTableHeader[] = COLUMNS.map((column) => ({
   className:
     'px-2 py-3 text-left align-bottom text-xs font-semibold text-slate-600 uppercase first:pl-4 last:pr-4',
 }));
-
-/**
- * A template's name with a line-break opportunity after each underscore (it has no spaces to wrap at), in one
- * element: the stacked rows on a phone lay a cell's children out as separate items.
- */
-function wrappableName(name: string) {
-  const parts = name.split('_');
-  return (
-    <span>
-      {parts.map((part, i) => (
-        <Fragment key={i}>
-          {part}
-          {i < parts.length - 1 ? (
-            <>
-              _<wbr />
-            </>
-          ) : null}
-        </Fragment>
-      ))}
-    </span>
-  );
-}
 
 const STATUS_TONES: Record<string, string> = {
   scheduled: 'bg-amber-50 text-amber-700 ring-amber-200',
@@ -154,7 +132,7 @@ function BroadcastTableRow({
         </Link>
       </td>
       <td className="px-2 py-3 text-slate-600">
-        {wrappableName(row.template_name)}
+        <WrappableName name={row.template_name} />
         {row.phone_number ? (
           <span className="block text-xs text-slate-500">
             from <span className="whitespace-nowrap">{row.phone_number}</span>

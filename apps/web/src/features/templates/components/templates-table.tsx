@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { TemplateListItem } from '@herald/contracts';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { PencilIcon, TrashIcon } from '../../../components/icons';
+import { WrappableName } from '../../../components/wrappable-name';
 import { TemplateLifecycleNotes, TemplateRejection } from './template-lifecycle-notes';
 import { TemplateStatusBadge } from './template-status-badge';
 
@@ -28,7 +29,14 @@ type RowActions = {
   submittingId: number | null;
 };
 
-type Column = { header: string; cell: (item: TemplateListItem, actions: RowActions) => ReactNode };
+type Column = {
+  header: string;
+  cell: (item: TemplateListItem, actions: RowActions) => ReactNode;
+  /** Replaces the cell's default classes: the wide columns may wrap, so every column fits at 1440 px. */
+  className?: string;
+};
+
+const CELL_CLASS = 'px-3 py-3 whitespace-nowrap text-slate-700';
 
 const iconButtonClass =
   'inline-flex rounded-lg p-1.5 text-slate-500 transition hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-600';
@@ -42,9 +50,10 @@ const COLUMNS: readonly Column[] = [
         to={`/templates/${item.id}`}
         className="font-medium text-slate-900 hover:text-emerald-800 hover:underline"
       >
-        {item.template_name}
+        <WrappableName name={item.template_name} />
       </Link>
     ),
+    className: 'max-w-[16rem] px-3 py-3 break-words text-slate-700',
   },
   { header: 'Category', cell: (item) => item.category },
   { header: 'Language', cell: (item) => item.language_code },
@@ -62,15 +71,26 @@ const COLUMNS: readonly Column[] = [
     ),
   },
   { header: 'Rejected Reason', cell: (item) => <TemplateRejection item={item} /> },
-  { header: 'Last Updated Time', cell: (item) => formatTime(item.last_updated_time) },
+  {
+    header: 'Last Updated Time',
+    cell: (item) => formatTime(item.last_updated_time),
+    className: 'min-w-[7.5rem] px-3 py-3 text-slate-700',
+  },
   { header: 'Quality Score', cell: quality },
   {
     header: 'Components',
+    // Each component on one line: a row breaks between them, never inside 'Buttons (2)'.
     cell: (item) => (
-      <span className="whitespace-normal" data-testid="template-components">
-        {item.components.join(' · ')}
+      <span data-testid="template-components">
+        {item.components.map((part, i) => (
+          <Fragment key={i}>
+            {i > 0 ? ' · ' : null}
+            <span className="whitespace-nowrap">{part}</span>
+          </Fragment>
+        ))}
       </span>
     ),
+    className: 'min-w-[9rem] max-w-[13rem] px-3 py-3 text-slate-700',
   },
   {
     header: 'Actions',
@@ -105,9 +125,12 @@ type TemplatesTableProps = RowActions & {
   emptyText: string;
 };
 
+// Nine columns fit beside the navigation at 1440 px only if the headers ('Last Updated Time' on two lines) and
+// the wide cells may wrap.
 const HEADERS: readonly DataTableHeader[] = COLUMNS.map((column) => ({
   key: column.header,
   label: column.header,
+  className: 'px-3 py-3 text-left align-bottom text-xs font-semibold tracking-wide text-slate-500 uppercase',
 }));
 
 export function TemplatesTable({ templates, error, emptyText, ...actions }: TemplatesTableProps) {
@@ -120,7 +143,7 @@ export function TemplatesTable({ templates, error, emptyText, ...actions }: Temp
       renderRow={(item) => (
         <tr key={item.id} className="hover:bg-slate-50">
           {COLUMNS.map((column) => (
-            <td key={column.header} className="px-3 py-3 whitespace-nowrap text-slate-700">
+            <td key={column.header} className={column.className ?? CELL_CLASS}>
               {column.cell(item, actions)}
             </td>
           ))}
