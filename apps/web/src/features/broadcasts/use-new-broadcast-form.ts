@@ -213,8 +213,11 @@ export function useNewBroadcastForm() {
     /** The real contact total; undefined while unknown. */
     total,
     count,
-    /** The chosen contacts not sent to, and why (the server's count); null until it answers. */
-    leftOut: estimate && !state.retarget ? estimate.left_out : null,
+    /**
+     * The chosen contacts not sent to, and why (the server's count); null until it answers the form as it is
+     * now, so a change of audience never shows the previous audience's reasons beside the new count.
+     */
+    leftOut: estimate && estimateCurrent && !state.retarget ? estimate.left_out : null,
     contacts,
     limit: {
       estimate,

@@ -185,6 +185,28 @@ describe('New broadcast: the sending number, the 24-hour messaging limit, US num
     ]);
   });
 
+  it("never shows the previous audience's reasons while the server counts the changed one", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await renderPage({
+      contactCount: 51,
+      estimate: async (body) => {
+        if (!body.leave_out_us_numbers)
+          return estimateAnswer({ recipients: 50, us_numbers: 5, left_out: { opted_out: 1, us_numbers: 0 } });
+        await held;
+        return estimateAnswer({ recipients: 45, us_numbers: 0, left_out: { opted_out: 1, us_numbers: 5 } });
+      },
+    });
+    fillDetails();
+    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
+    expect(await screen.findByText('1 chosen contact left out')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Leave them out' }));
+    // Asked again: the old reasons go at once, the new ones come with the answer.
+    await waitFor(() => expect(screen.queryByText('1 chosen contact left out')).toBeNull());
+    release();
+    expect(await screen.findByText('6 chosen contacts left out')).toBeTruthy();
+  });
+
   it('does not offer to leave out US numbers for a template that is not marketing', async () => {
     await renderPage({
       estimate: () => estimateAnswer({ us_numbers: 40, template_category: 'UTILITY' }),

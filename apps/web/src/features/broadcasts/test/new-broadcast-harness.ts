@@ -28,7 +28,10 @@ export type ServerOptions = {
   contactCount?: number | null;
   create?: (request: Request) => Response | Promise<Response>;
   numbers?: PhoneNumber[];
-  estimate?: (body: BroadcastEstimateRequest) => BroadcastEstimateResponse;
+  /** POST /broadcast/estimate/; a promise holds the answer until the test resolves it. */
+  estimate?: (
+    body: BroadcastEstimateRequest,
+  ) => BroadcastEstimateResponse | Promise<BroadcastEstimateResponse>;
   /** POST /broadcast/test/; 404 when not given. */
   testSend?: (request: Request) => Response | Promise<Response>;
   /** GET /broadcast/{id}/recipients/: the report a retarget link names; 404 when not given. */
@@ -61,7 +64,7 @@ export function broadcastServer({
     if (media && template.media_url && path === template.media_url) return media();
     if (path === '/broadcast/create/' && request.method === 'POST') return create(request);
     if (path === '/broadcast/estimate/' && request.method === 'POST')
-      return json(estimate((await request.json()) as BroadcastEstimateRequest));
+      return json(await estimate((await request.json()) as BroadcastEstimateRequest));
     if (path === '/meta/phone/whatsapp/') return json({ data: numbers });
     if (path === '/broadcast/create/') return json(listPage([]));
     if (path === '/meta/templates/') {
