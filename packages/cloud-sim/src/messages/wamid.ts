@@ -2,16 +2,13 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Meta's message ids look like `wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA`: base64 of a
- * small protobuf holding the recipient and an 18-character hex id. The sandbox builds the same layout
- * from a per-process random prefix and a counter, so ids are unique without a lookup.
+ * small protobuf holding the recipient and an 18-character hex id. The sandbox builds the same layout with a
+ * random id (72 bits: no two alike in any run), as Meta's are: a client must not read an order, a count or
+ * another message's id into them.
  */
 export class WamidGenerator {
-  private readonly prefix = randomBytes(4).toString('hex').toUpperCase();
-  private counter = 0;
-
   next(recipientDigits: string): string {
-    this.counter += 1;
-    const id = `${this.prefix}${this.counter.toString(16).toUpperCase().padStart(10, '0')}`;
+    const id = randomBytes(9).toString('hex').toUpperCase();
     const bytes = Buffer.concat([
       Buffer.from([0x1c, 0x18, recipientDigits.length]),
       Buffer.from(recipientDigits, 'latin1'),
