@@ -79,6 +79,23 @@ describe('the billing ledger', () => {
   });
 });
 
+describe('the North American plan', () => {
+  it('bills +1 by its area code: Canada and the US at their shared rate, Jamaica as Other, a 555 test number as US', () => {
+    const ledger = ledgerWith([
+      [message('w1', '14165550123'), 'delivered', START],
+      [message('w2', '12125550199'), 'delivered', START],
+      [message('w3', '18765551234'), 'delivered', START],
+      [message('w4', '15550001111'), 'delivered', START],
+    ]);
+    expect(ledger.between('waba-1', START, START + 1).map((b) => [b.country, b.cost])).toEqual([
+      ['CA', 0.025],
+      ['US', 0.025],
+      ['JM', 0.0604],
+      ['US', 0.025],
+    ]);
+  });
+});
+
 describe('buckets', () => {
   it('counts half hours and days from start and cuts the last at end', () => {
     expect(buckets(START, START + 4000, 'HALF_HOUR')).toEqual([
