@@ -194,6 +194,18 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   }
 
   app.register(formbody);
+  // Graph reads a JSON content type with no body as no parameters (a DELETE, a POST whose parameters are in the
+  // query): the call goes on and names what it misses, never a parser's error.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new GraphError(400, 100, '(#100) The request body is not valid JSON'), undefined);
+    }
+  });
   // The resumable upload posts raw file bytes under any content type (or none).
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),

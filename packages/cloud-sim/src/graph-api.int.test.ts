@@ -98,6 +98,44 @@ describe('unknown objects and routes', () => {
   });
 });
 
+describe('request bodies', () => {
+  const jsonType = { 'content-type': 'application/json' };
+  const withoutTrace = (body: { error: Record<string, unknown> }) => ({
+    ...body.error,
+    fbtrace_id: undefined,
+  });
+
+  it('reads a JSON content type with no body as no parameters, as Graph does', async () => {
+    const path = `/v21.0/${account.waba_id}/message_templates?name=no_such_template`;
+    const bare = await call(url, path, { method: 'DELETE', token: account.token });
+    const typed = await call(url, path, { method: 'DELETE', token: account.token, headers: jsonType });
+    expect(typed.status).toBe(bare.status);
+    expect(withoutTrace(typed.body)).toEqual(withoutTrace(bare.body));
+
+    // A send with no body names what it misses, not the parser.
+    const send = await call(url, `/v21.0/${account.phone_number_id}/messages`, {
+      method: 'POST',
+      token: account.token,
+      headers: jsonType,
+    });
+    expect(send.status).toBe(400);
+    expectMetaError(send.body, 100);
+    expect(send.body.error.message).not.toMatch(/Body cannot be empty|FST_/);
+  });
+
+  it('answers a body that is not JSON with (#100), naming it', async () => {
+    const response = await fetch(`${url}/v21.0/${account.phone_number_id}/messages`, {
+      method: 'POST',
+      headers: { ...jsonType, authorization: `Bearer ${account.token}` },
+      body: '{"messaging_product": ',
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string } };
+    expectMetaError(body, 100);
+    expect(body.error.message).toBe('(#100) The request body is not valid JSON');
+  });
+});
+
 describe('versioned paths', () => {
   it.each(['/v21.0', '/v18.0', '/v25.0', ''])('serves the phone numbers under "%s"', async (prefix) => {
     const res = await call(url, `${prefix}/${account.waba_id}/phone_numbers`, { token: account.token });
