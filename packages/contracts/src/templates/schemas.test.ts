@@ -26,6 +26,7 @@ describe('template schemas', () => {
           rejected_reason: 'INVALID_FORMAT',
           last_updated_time: '2025-06-01T10:00:00.000Z',
           quality_score: { score: 'UNKNOWN', date: 1748772000 },
+          components: ['Header (image)', 'Body', 'Buttons (2)'],
         },
       ],
     };
