@@ -226,7 +226,7 @@ describe('what WhatsApp tells a business by webhook, in Chromium', () => {
       const banner = page.getByRole('alert', { name: 'WhatsApp account status' });
       await banner.waitFor();
       expect(await banner.innerText()).toMatch(
-        /WhatsApp has stopped sending[\s\S]*WhatsApp disabled this business account/,
+        /Sending has stopped[\s\S]*WhatsApp disabled this business account/,
       );
     }
     await page.goto(`${stack.url}/broadcast`);

@@ -60,6 +60,9 @@ const contact = () =>
 
 type Effect = 'none' | (() => Promise<void>);
 
+const disconnectedBy = (event: string | null) => async () =>
+  expect(await health()).toMatchObject({ disconnected_by: event });
+
 /** Each event, the parameters its example needs, and its effect. */
 const EVENTS: Array<[string, Record<string, string>, Effect]> = [
   [
@@ -91,13 +94,14 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
     {},
     async () => expect(await health()).toMatchObject({ ban_state: null }),
   ],
-  ['account_update:ACCOUNT_DELETED', {}, 'none'],
-  ['account_update:ACCOUNT_OFFBOARDED', {}, 'none'],
-  ['account_update:ACCOUNT_RECONNECTED', {}, 'none'],
-  ['account_update:PARTNER_ADDED', {}, 'none'],
-  ['account_update:PARTNER_REMOVED', {}, 'none'],
-  ['account_update:PARTNER_APP_INSTALLED', {}, 'none'],
-  ['account_update:PARTNER_APP_UNINSTALLED', {}, 'none'],
+  // Herald cut off from the account, then reconnected by the event that answers each loss.
+  ['account_update:ACCOUNT_DELETED', {}, disconnectedBy('ACCOUNT_DELETED')],
+  ['account_update:ACCOUNT_OFFBOARDED', {}, disconnectedBy('ACCOUNT_OFFBOARDED')],
+  ['account_update:ACCOUNT_RECONNECTED', {}, disconnectedBy(null)],
+  ['account_update:PARTNER_REMOVED', {}, disconnectedBy('PARTNER_REMOVED')],
+  ['account_update:PARTNER_ADDED', {}, disconnectedBy(null)],
+  ['account_update:PARTNER_APP_UNINSTALLED', {}, disconnectedBy('PARTNER_APP_UNINSTALLED')],
+  ['account_update:PARTNER_APP_INSTALLED', {}, disconnectedBy(null)],
   ['account_update:PARTNER_CLIENT_CERTIFICATION_STATUS_UPDATE', {}, 'none'],
   ['account_update:AUTH_INTL_PRICE_ELIGIBILITY_UPDATE', {}, 'none'],
   ['account_update:BUSINESS_PRIMARY_LOCATION_COUNTRY_UPDATE', {}, 'none'],
@@ -110,8 +114,16 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
   ['account_alerts:OBA_APPROVED', {}, 'none'],
   ['account_alerts:OBA_REJECTED', {}, 'none'],
   ['account_alerts:PROFILE_PICTURE_LOST', {}, 'none'],
-  ['account_review_update:APPROVED', {}, 'none'],
-  ['account_review_update:REJECTED', {}, 'none'],
+  [
+    'account_review_update:REJECTED',
+    {},
+    async () => expect(await health()).toMatchObject({ review_decision: 'REJECTED' }),
+  ],
+  [
+    'account_review_update:APPROVED',
+    {},
+    async () => expect(await health()).toMatchObject({ review_decision: null }),
+  ],
   ['security:PIN_CHANGED', {}, 'none'],
   ['security:PIN_RESET_REQUEST', {}, 'none'],
   ['security:PIN_REQUEST_SUCCESS', {}, 'none'],

@@ -1,5 +1,5 @@
 import type { Pool } from './db/pool';
-import { applyAccountUpdate } from './features/account-health/index';
+import { applyAccountReview, applyAccountUpdate } from './features/account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
 import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
 import { storeInboundMessages } from './features/replies/index';
@@ -39,5 +39,6 @@ export function createWebhookProcessor(
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
   processor.on('phone_number_name_update', applyPhoneNameUpdate);
   processor.on('account_update', applyAccountUpdate);
+  processor.on('account_review_update', applyAccountReview);
   return processor;
 }

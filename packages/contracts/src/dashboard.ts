@@ -223,6 +223,8 @@ export const HEADER_EVENT_KINDS = [
   'broadcast_waiting',
   'broadcast_paused',
   'import_finished',
+  /** What WhatsApp did to the account: a ban, restriction, violation, review or lost access, and its lifting. */
+  'account_standing',
 ] as const;
 export type HeaderEventKind = (typeof HEADER_EVENT_KINDS)[number];
 

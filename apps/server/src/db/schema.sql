@@ -37,6 +37,10 @@ CREATE TABLE account_health (
     violation_type text,
     violation_at timestamp with time zone,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    disconnected_by text,
+    disconnected_since timestamp with time zone,
+    review_decision text,
+    review_since timestamp with time zone,
     CONSTRAINT account_health_pkey PRIMARY KEY (waba_account_id),
     CONSTRAINT account_health_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
@@ -47,6 +51,7 @@ CREATE TABLE account_health_events (
     event text NOT NULL,
     value jsonb NOT NULL,
     received_at timestamp with time zone DEFAULT now() NOT NULL,
+    meta_time timestamp with time zone,
     CONSTRAINT account_health_events_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT account_health_events_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );

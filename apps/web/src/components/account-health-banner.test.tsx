@@ -6,7 +6,14 @@ import { json, pathOf, stubFetch } from '../test/fetch-stub';
 import { renderRoute, signedIn } from '../test/render-with-store';
 import { AccountHealthBanner } from './account-health-banner';
 
-const GOOD: AccountHealthResponse = { ban: null, restrictions: [], restricted_since: null, violation: null };
+const GOOD: AccountHealthResponse = {
+  ban: null,
+  restrictions: [],
+  restricted_since: null,
+  violation: null,
+  disconnected: null,
+  review: null,
+};
 
 function renderHealth(health: AccountHealthResponse) {
   return render(<AccountHealthBanner accountName="Acme Shop" notices={accountHealthNotices(health)} />);
@@ -24,7 +31,7 @@ describe('AccountHealthBanner', () => {
       ban: { state: 'DISABLE', date: '2026-11-27T00:00:00.000Z', since: '2026-11-27T09:30:00.000Z' },
     });
     const banner = screen.getByRole('alert', { name: 'WhatsApp account status' });
-    expect(banner.textContent).toContain('WhatsApp has stopped sending for Acme Shop');
+    expect(banner.textContent).toContain('Sending has stopped for Acme Shop');
     expect(banner.textContent).toContain('WhatsApp disabled this business account on 27 Nov 2026, 00:00 UTC');
     expect(banner.textContent).toContain('No messages can be sent');
     expect(banner.textContent).toContain('resume them yourself');
@@ -44,6 +51,21 @@ describe('AccountHealthBanner', () => {
       'WhatsApp stopped this account from adding phone numbers since 20 Nov 2026, 08:00 UTC until 1 Dec 2026, 12:00 UTC. Sending is not affected.',
     );
     expect(items[1]!.textContent).toContain('policy violation on this account (SCAM) on 19 Nov 2026');
+  });
+
+  it('an account Herald was cut off from, or Meta has not approved, stops sending and says what brings it back', () => {
+    renderHealth({
+      ...GOOD,
+      disconnected: { event: 'PARTNER_REMOVED', since: '2026-11-27T09:30:00.000Z' },
+      review: { decision: 'REJECTED', since: '2026-11-26T10:00:00.000Z' },
+    });
+    const items = screen.getByRole('alert', { name: 'WhatsApp account status' }).querySelectorAll('li');
+    expect(items[0]!.textContent).toBe(
+      'This business account removed Herald as its partner on 27 Nov 2026, 09:30 UTC: nothing can be sent until its owner adds Herald back in Meta Business Suite. Broadcasts that were sending or scheduled are paused.',
+    );
+    expect(items[1]!.textContent).toBe(
+      "WhatsApp rejected this business account in its review (it does not meet WhatsApp's policies): nothing can be sent until WhatsApp approves it (since 26 Nov 2026, 10:00 UTC). Broadcasts that were sending or scheduled are paused: resume them once it is approved.",
+    );
   });
 
   it('a restriction of business-initiated messaging stops broadcasts until WhatsApp lifts it', () => {

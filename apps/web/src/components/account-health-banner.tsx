@@ -3,7 +3,7 @@ import type { AccountHealthNotice } from '@herald/contracts';
 type AccountHealthBannerProps = { accountName?: string; notices: AccountHealthNotice[] };
 
 /**
- * What WhatsApp did to the selected account (a ban, a restriction, a policy violation), on every screen, so
+ * What WhatsApp did to the selected account (a ban, a restriction, a policy violation, a review, lost access), on every screen, so
  * nobody wonders why broadcasts stopped. Nothing when the account is in good standing. A stop (sending is
  * stopped) is announced as an alert; a warning is only shown.
  */
@@ -19,7 +19,7 @@ export function AccountHealthBanner({ accountName, notices }: AccountHealthBanne
       }`}
     >
       <p className="font-semibold">
-        {stopped ? 'WhatsApp has stopped sending' : 'WhatsApp account notice'}
+        {stopped ? 'Sending has stopped' : 'WhatsApp account notice'}
         {accountName ? ` for ${accountName}` : ''}
       </p>
       <ul className="mt-1 list-disc space-y-1 pl-5">

@@ -52,29 +52,33 @@ const statusOf = async (id: number) =>
     )
   )[0]!;
 
-/** One signed `account_update` change for the account, as Meta sends it, applied before this returns. */
-async function accountUpdate(owner: Account, value: Record<string, unknown>) {
+/** One signed change for the account, as Meta sends it (`time`: when Meta says it happened), applied before this returns. */
+async function webhook(owner: Account, field: string, value: Record<string, unknown>, time = 1_767_225_600) {
   const body = JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: owner.wabaId,
-        time: 1_767_225_600,
-        changes: [
-          {
-            field: 'account_update',
-            value: { waba_info: { waba_id: owner.wabaId, owner_business_id: '5550001' }, ...value },
-          },
-        ],
-      },
-    ],
+    entry: [{ id: owner.wabaId, time, changes: [{ field, value }] }],
   });
   const response = await postSignedWebhook(t, body);
   expect(response.statusCode).toBe(200);
   await t.app.webhooks.idle();
 }
 
-const GOOD_STANDING = { ban: null, restrictions: [], restricted_since: null, violation: null };
+const accountUpdate = (owner: Account, value: Record<string, unknown>, time?: number) =>
+  webhook(
+    owner,
+    'account_update',
+    { waba_info: { waba_id: owner.wabaId, owner_business_id: '5550001' }, ...value },
+    time,
+  );
+
+const GOOD_STANDING = {
+  ban: null,
+  restrictions: [],
+  restricted_since: null,
+  violation: null,
+  disconnected: null,
+  review: null,
+};
 
 /** What the banner reads: the header's `account_health` (absent in good standing, shown here as such). */
 async function health(owner: Account) {
@@ -232,12 +236,113 @@ describe('account_update: restrictions and violations', () => {
       { ...bystander, wabaId: '999999999999' },
       { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'SPAM' } },
     );
-    await accountUpdate(bystander, { event: 'PARTNER_ADDED' });
+    await accountUpdate(bystander, { event: 'AD_ACCOUNT_LINKED' });
     const events = await q<{ event: string }>(
       'select event from account_health_events where waba_account_id = $1 order by id',
       [bystander.id],
     );
-    expect(events.map((e) => e.event)).not.toContain('PARTNER_ADDED');
+    expect(events.map((e) => e.event)).not.toContain('AD_ACCOUNT_LINKED');
     expect((await health(bystander)).violation.type).toBe('SCAM');
+  });
+});
+
+describe('account_update: Herald cut off from the account; account_review_update', () => {
+  let cut: Account;
+  beforeAll(async () => {
+    cut = await account('cut@acme.test', 'Cut Shop');
+  });
+  const create = () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/broadcast/create/',
+      headers: cut.headers,
+      payload: { name: 'While cut off', template_id: 1, recipients: { type: 'all', percentage: 100 } },
+    });
+
+  it('a removed partner pauses broadcasts and refuses new ones until Herald is added back; nothing resumes', async () => {
+    const sending = await broadcast(cut, 'Cut mid-send', 'sending');
+    await accountUpdate(cut, { event: 'PARTNER_REMOVED' });
+    const reason = accountPauseReason({ disconnected: 'PARTNER_REMOVED' });
+    expect(await statusOf(sending)).toEqual({ status: 'paused', status_reason: reason });
+    expect((await health(cut)).disconnected).toEqual({ event: 'PARTNER_REMOVED', since: expect.any(String) });
+    const refused = await create();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ errors: [{ field: 'waba', message: reason }] });
+
+    // A reconnection undoes only the loss it answers: ACCOUNT_RECONNECTED is not Herald added back.
+    await accountUpdate(cut, { event: 'ACCOUNT_RECONNECTED' });
+    expect((await health(cut)).disconnected).toMatchObject({ event: 'PARTNER_REMOVED' });
+    await accountUpdate(cut, { event: 'PARTNER_ADDED' });
+    expect((await health(cut)).disconnected).toBeNull();
+    expect((await statusOf(sending)).status).toBe('paused');
+  });
+
+  it('a review that is not APPROVED holds sending (Meta: such a WABA cannot use the APIs) until it is approved', async () => {
+    const scheduled = await broadcast(cut, 'Awaiting review', 'scheduled');
+    await webhook(cut, 'account_review_update', { decision: 'PENDING' });
+    const reason = accountPauseReason({ review: 'PENDING' });
+    expect(await statusOf(scheduled)).toEqual({ status: 'paused', status_reason: reason });
+    expect((await health(cut)).review).toEqual({ decision: 'PENDING', since: expect.any(String) });
+    expect((await create()).json()).toMatchObject({ errors: [{ field: 'waba', message: reason }] });
+    await webhook(cut, 'account_review_update', { decision: 'APPROVED' });
+    expect(await health(cut)).toEqual(GOOD_STANDING);
+  });
+
+  it("applies events in Meta's order: a late delivery of an older event is kept but changes nothing", async () => {
+    await accountUpdate(
+      cut,
+      { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE' } },
+      1_800_000_100,
+    );
+    // Meta reinstated it earlier (time …000) than it disabled it (…100); the reinstatement arrives second.
+    await accountUpdate(
+      cut,
+      { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE' } },
+      1_800_000_000,
+    );
+    expect((await health(cut)).ban).toMatchObject({ state: 'DISABLE' });
+    const kept = await q<{ event: string; meta_time: Date }>(
+      `select event, meta_time from account_health_events where waba_account_id = $1 and event = 'DISABLED_UPDATE'
+        order by id`,
+      [cut.id],
+    );
+    expect(kept.map((e) => e.meta_time.getTime() / 1000)).toEqual([1_800_000_100, 1_800_000_000]);
+    // Another part of the standing is not held back by the ban's newer time.
+    await accountUpdate(
+      cut,
+      { event: 'ACCOUNT_VIOLATION', violation_info: { violation_type: 'SPAM' } },
+      1_700_000_000,
+    );
+    expect((await health(cut)).violation).toMatchObject({ type: 'SPAM' });
+    await accountUpdate(
+      cut,
+      { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE' } },
+      1_800_000_200,
+    );
+    expect((await health(cut)).ban).toBeNull();
+  });
+
+  it('each change of standing reaches the bell once, linked to the numbers screen; a repeated delivery adds none', async () => {
+    const bell = async () =>
+      (await t.app.inject({ method: 'GET', url: '/dashboard/header', headers: cut.headers }))
+        .json()
+        .events.filter((e: { kind: string }) => e.kind === 'account_standing');
+    const before = (await bell()).length;
+    await accountUpdate(cut, { event: 'PARTNER_APP_UNINSTALLED' }, 1_800_000_300);
+    await accountUpdate(cut, { event: 'PARTNER_APP_UNINSTALLED' }, 1_800_000_300);
+    const events = await bell();
+    expect(events).toHaveLength(before + 1);
+    expect(events[0]).toMatchObject({
+      title: "Business account: Herald's permissions revoked",
+      detail: expect.stringContaining('nothing can be sent until it is linked again with Embedded Signup'),
+      link: '/number',
+      unread: true,
+    });
+    await accountUpdate(cut, { event: 'PARTNER_APP_INSTALLED' }, 1_800_000_400);
+    const [lifted] = await bell();
+    expect(lifted).toMatchObject({
+      title: "Business account: Herald's permissions granted",
+      detail: 'Nothing stops sending any more. Broadcasts it paused stay paused until you resume them.',
+    });
   });
 });

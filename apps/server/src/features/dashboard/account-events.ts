@@ -38,6 +38,7 @@ const TITLES: Record<HeaderEventKind, string> = {
   broadcast_waiting: 'Broadcast waiting',
   broadcast_paused: 'Broadcast paused',
   import_finished: 'Import finished',
+  account_standing: 'Business account',
 };
 
 const linkOf = (kind: string, subject: number | null) =>
@@ -45,7 +46,9 @@ const linkOf = (kind: string, subject: number | null) =>
     ? `/templates/${subject}`
     : kind.startsWith('broadcast_')
       ? `/broadcast/${subject}`
-      : '/customers';
+      : kind === 'account_standing'
+        ? '/number'
+        : '/customers';
 
 /** The Customers badge and the bell: the contact count, the latest events and how many the user has not seen. */
 export async function readHeader(

@@ -7,6 +7,8 @@ export interface WebhookChange {
   wabaId: string;
   field: string;
   value: unknown;
+  /** The entry's `time` (Unix seconds): when Meta says the event happened; absent when Meta sent none. */
+  time?: number;
 }
 
 /**
@@ -47,15 +49,21 @@ class BatchWork implements WebhookBatch {
 }
 
 interface WebhookPayload {
-  entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: unknown }> }>;
+  entry?: Array<{ id?: string; time?: unknown; changes?: Array<{ field?: string; value?: unknown }> }>;
 }
 
 function changesOf(payload: WebhookPayload): WebhookChange[] {
   const changes: WebhookChange[] = [];
   for (const entry of payload.entry ?? []) {
+    const time = typeof entry.time === 'number' && Number.isFinite(entry.time) ? entry.time : undefined;
     for (const change of entry.changes ?? []) {
       if (typeof change.field === 'string') {
-        changes.push({ wabaId: String(entry.id ?? ''), field: change.field, value: change.value });
+        changes.push({
+          wabaId: String(entry.id ?? ''),
+          field: change.field,
+          value: change.value,
+          ...(time !== undefined && { time }),
+        });
       }
     }
   }
