@@ -272,6 +272,7 @@ CREATE TABLE contacts (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     bsuid text,
     username text,
+    previous_number text,
     CONSTRAINT contacts_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT contacts_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { moveUnsentMessages } from '../broadcasts/index';
 import { e164, isBsuid } from './bsuid-contacts';
 
 /** One `user_changed_number` system message: the old number, the new one, and the sender's BSUID if given. */
@@ -37,6 +38,8 @@ export function numberChangesOf(value: unknown): NumberChange[] {
 interface Pair {
   account: string;
   old_id: string | null;
+  /** The number broadcasts reached the old contact at (the old number, unless it was found by BSUID). */
+  old_number: string | null;
   new_id: string | null;
 }
 
@@ -45,6 +48,8 @@ interface Pair {
  * in the order Meta reported the changes. Without a contact at the new number the row itself moves, so its
  * history, tags and opt-out go with it. When one exists, it is kept and the old contact is folded into it
  * (`mergeInto`). A contact already marked replaced is never moved again, so a redelivered webhook changes nothing.
+ * The contact at the new number remembers the old one (`previous_number`: a plain reply may answer a message sent
+ * there), and broadcast messages not yet sent to the old number go to the new one.
  */
 export async function applyNumberChanges(
   client: PoolClient,
@@ -54,25 +59,39 @@ export async function applyNumberChanges(
   for (const change of changes) {
     // The old contact is the one at the old number, else (a contact known by BSUID alone) the one with the BSUID.
     const { rows } = await client.query<Pair>(
-      `select w.id as account,
-              (select c.id from contacts c
-                where c.waba_account_id = w.id and not c.attributes ? '${REPLACED_BY}'
-                  and (c.whatsapp_number = $2 or ($4::text is not null and c.bsuid = $4))
-                order by c.whatsapp_number = $2 desc, c.id limit 1) as old_id,
+      `select w.id as account, o.id as old_id, o.whatsapp_number as old_number,
               (select c.id from contacts c where c.waba_account_id = w.id and c.whatsapp_number = $3) as new_id
-         from waba_accounts w where w.waba_id = $1`,
+         from waba_accounts w
+         left join lateral (
+           select c.id, c.whatsapp_number from contacts c
+            where c.waba_account_id = w.id and not c.attributes ? '${REPLACED_BY}'
+              and (c.whatsapp_number = $2 or ($4::text is not null and c.bsuid = $4))
+            order by c.whatsapp_number = $2 desc, c.id limit 1) o on true
+        where w.waba_id = $1`,
       [wabaId, change.from, change.to, change.bsuid],
     );
     for (const pair of rows) {
       if (pair.old_id === null || pair.old_id === pair.new_id) continue;
       if (pair.new_id === null) {
         await client.query(
-          `update contacts set whatsapp_number = $3, updated_at = now() where waba_account_id = $1 and id = $2`,
-          [pair.account, pair.old_id, change.to],
+          `update contacts set whatsapp_number = $3, previous_number = $4, updated_at = now()
+            where waba_account_id = $1 and id = $2`,
+          [pair.account, pair.old_id, change.to, change.from],
         );
       } else {
         await mergeInto(client, pair.account, pair.old_id, pair.new_id, change.to);
+        await client.query(
+          `update contacts set previous_number = $3 where waba_account_id = $1 and id = $2`,
+          [pair.account, pair.new_id, change.from],
+        );
       }
+      await moveUnsentMessages(client, {
+        accountId: Number(pair.account),
+        fromContactId: Number(pair.old_id),
+        fromNumber: pair.old_number ?? change.from,
+        toContactId: Number(pair.new_id ?? pair.old_id),
+        toNumber: change.to,
+      });
     }
   }
 }

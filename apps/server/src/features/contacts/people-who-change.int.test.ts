@@ -180,6 +180,100 @@ describe('a user who changes number (user_changed_number)', () => {
   });
 });
 
+describe('broadcasts to a user who changes number', () => {
+  const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    (await t.db.pool.query(sql, params)).rows as T[];
+
+  async function broadcast(account: number, phone: number, name: string, status: string): Promise<number> {
+    const [row] = await q<{ id: number }>(
+      `insert into broadcasts (waba_account_id, phone_number_id, template_name, template_language, name, audience,
+                               scheduled_at, status, started_at)
+       values ($1, $2, 'spring_promo', 'en_US', $3, '{}', now() - interval '2 hours', $4, now() - interval '2 hours')
+       returning id::int`,
+      [account, phone, name, status],
+    );
+    return row!.id;
+  }
+
+  async function message(
+    account: number,
+    broadcastId: number,
+    contactId: number,
+    number: string,
+    state: string,
+  ) {
+    const [row] = await q<{ id: number }>(
+      `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number, state, wamid,
+                                       accepted_at)
+       values ($1, $2, $3, $4, $5, case when $5 = 'queued' then null else 'wamid.b-' || $2::bigint || '-' || $3::bigint end,
+               case when $5 = 'queued' then null else now() - interval '1 hour' end)
+       returning id::int`,
+      [account, broadcastId, contactId, number, state],
+    );
+    return row!.id;
+  }
+
+  it('what was not yet sent goes to the new number; a plain reply from it answers what went to the old one', async () => {
+    const OLD = '+14155550361';
+    const NEW = '+14155550362';
+    const [ids] = await q<{ account: number; phone: number }>(
+      `select w.id::int as account, p.id::int as phone from waba_accounts w
+         join phone_numbers p on p.waba_account_id = w.id where w.waba_id = $1`,
+      [user.business.waba_id],
+    );
+    const { account, phone } = ids!;
+    const cy = await addContact(user, { customer_name: 'Cy', whatsapp_number: OLD });
+    const sentBroadcast = await broadcast(account, phone, 'Sent before', 'completed');
+    const sent = await message(account, sentBroadcast, cy, OLD, 'delivered');
+    const pending = await broadcast(account, phone, 'Still sending', 'sending');
+    const queued = await message(account, pending, cy, OLD, 'queued');
+    // A frozen audience not yet written as rows: Cy second, after someone else.
+    const later = await broadcast(account, phone, 'Written in slices', 'sending');
+    await q(
+      `insert into broadcast_audiences (waba_account_id, broadcast_id, contact_ids, numbers, written)
+       values ($1, $2, $3, $4, 0)`,
+      [account, later, [999_999, cy], ['+14155550399', OLD]],
+    );
+
+    await numberChange(OLD, NEW);
+    const rows = await q(
+      'select id::int, whatsapp_number, contact_id::int from broadcast_messages where id = any($1) order by id',
+      [[sent, queued]],
+    );
+    expect(rows).toEqual([
+      { id: sent, whatsapp_number: OLD, contact_id: cy },
+      { id: queued, whatsapp_number: NEW, contact_id: cy },
+    ]);
+    expect(
+      await q('select contact_ids::int[], numbers from broadcast_audiences where broadcast_id = $1', [later]),
+    ).toEqual([{ contact_ids: [999_999, cy], numbers: ['+14155550399', NEW] }]);
+
+    // Someone new gets the old number and a later broadcast message: Cy's reply must never answer theirs.
+    const eve = await addContact(user, { customer_name: 'Eve', whatsapp_number: OLD });
+    const evesBroadcast = await broadcast(account, phone, 'To the new owner', 'completed');
+    const eves = await message(account, evesBroadcast, eve, OLD, 'delivered');
+    await q(`update broadcast_messages set accepted_at = now() - interval '10 minutes' where id = $1`, [
+      eves,
+    ]);
+
+    const now = String(Math.floor(Date.now() / 1000));
+    await fromNumber(NEW, { type: 'text', text: { body: 'Is the offer still on?' }, timestamp: now });
+    const [reply] = await q<{ id: number; broadcast_message_id: number }>(
+      'select id::int, broadcast_message_id::int from inbound_messages where wamid = $1',
+      [`wamid.pwc-${wamids}`],
+    );
+    expect(reply).toEqual({ id: expect.any(Number), broadcast_message_id: sent });
+    const answered = await q(
+      'select id::int, reply_id::int from broadcast_messages where id = any($1) order by id',
+      [[sent, eves]],
+    );
+    expect(answered).toEqual([
+      { id: sent, reply_id: reply!.id },
+      { id: eves, reply_id: null },
+    ]);
+  });
+});
+
 describe('a user whose BSUID changes (user_changed_user_id)', () => {
   it('moves the BSUID in the 2026 shape (system.previous_user_id → system.user_id)', async () => {
     const NUMBER = '+14155550321';

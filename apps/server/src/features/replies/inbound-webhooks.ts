@@ -86,6 +86,8 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
     sent_at: Date;
     wamid: string;
     address: string;
+    previous_number: string | null;
+    contact_id: number | null;
   }>(
     `with x as (select * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
                              as x(wamid, number, kind, body, sent_at, bsuid)),
@@ -101,7 +103,7 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
        on conflict (waba_account_id, wamid) do nothing
        returning id, waba_account_id, from_number, sent_at, wamid, contact_id)
      select a.id::int, a.waba_account_id::int, a.from_number, a.sent_at, a.wamid,
-            coalesce(c.whatsapp_number, a.from_number) as address
+            coalesce(c.whatsapp_number, a.from_number) as address, c.previous_number, c.id::int as contact_id
        from added a left join contacts c on c.waba_account_id = a.waba_account_id and c.id = a.contact_id`,
     [
       change.wabaId,
@@ -123,6 +125,8 @@ export const storeInboundMessages: WebhookHandler = async (client, change, batch
       id: row.id,
       accountId: row.waba_account_id,
       number: row.address,
+      previousNumber: row.previous_number,
+      contactId: row.contact_id,
       sentAt: row.sent_at,
       contextWamid: str(p.m.context?.id) ?? (p.kind === 'reaction' ? str(p.m.reaction?.message_id) : null),
       press: PRESS_KINDS.includes(p.kind),

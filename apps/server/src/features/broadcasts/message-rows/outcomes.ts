@@ -91,7 +91,7 @@ export async function recordReplies(
 ): Promise<void> {
   if (replies.length === 0 || targets.length === 0) return;
   await client.query(
-    `${linkSql(['sent', 'delivered', 'read'], 'and b.id = any($7::bigint[])')},
+    `${linkSql(['sent', 'delivered', 'read'], 'and b.id = any($9::bigint[])')},
      linked as (update inbound_messages i set broadcast_message_id = t.message_id
                   from t where i.waba_account_id = t.account and i.id = t.inbound_id),
      agg as (
@@ -100,7 +100,7 @@ export async function recordReplies(
          from t group by account, message_id),
      locked as materialized (
        select m.id, m.broadcast_id, m.reply_id from broadcast_messages m
-        where (m.waba_account_id, m.id) in (select account, message_id from agg) and m.id = any($8::bigint[])),
+        where (m.waba_account_id, m.id) in (select account, message_id from agg) and m.id = any($10::bigint[])),
      -- The first answer of each message not answered before (the rows are locked: this reads them as they are).
      newly as (select broadcast_id, count(*)::int as n from locked where reply_id is null group by broadcast_id),
      counted as (update broadcasts b set replied_count = b.replied_count + newly.n from newly

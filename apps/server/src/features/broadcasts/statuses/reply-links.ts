@@ -6,6 +6,9 @@ export interface NewInbound {
   accountId: number;
   /** The address broadcasts reach the sender at: their contact's (number, or BSUID for a username-only one). */
   number: string;
+  /** The contact's number before WhatsApp said they changed it, and the contact: a reply may answer what went there. */
+  previousNumber: string | null;
+  contactId: number | null;
   sentAt: Date;
   /** The wamid it answers: context.id, or the message a reaction is on. */
   contextWamid: string | null;
@@ -18,7 +21,7 @@ export interface NewInbound {
  */
 const CLOCK_SLACK = `interval '1 minute'`;
 
-/** The parameters $1 to $6 of linkSql. */
+/** The parameters $1 to $8 of linkSql. */
 export const replyParams = (replies: NewInbound[]) => [
   replies.map((r) => r.id),
   replies.map((r) => r.accountId),
@@ -26,18 +29,22 @@ export const replyParams = (replies: NewInbound[]) => [
   replies.map((r) => r.sentAt),
   replies.map((r) => r.contextWamid),
   replies.map((r) => r.press),
+  replies.map((r) => r.previousNumber),
+  replies.map((r) => r.contactId),
 ];
 
 /**
  * The message each reply answers, within its account: the message whose wamid its context names, else the
  * latest broadcast message its number received (sent, delivered or read; by the time Meta accepted it) in the 24
- * hours before the reply. `states` widens the second rule for the plain read that finds which broadcasts to lock
+ * hours before the reply; for a contact who changed number, also what its contact received at the number before
+ * (never someone else's message to that number, which may now be theirs). `states` widens the second rule for the plain read that finds which broadcasts to lock
  * before the batch's statuses are applied (a status in the same batch may take an accepted message to sent);
  * the link itself is message-rows.ts's recordReplies.
  */
 export const linkSql = (states: string[], only: string) => `
-  with x as (select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::bool[])
-                        as x(id, account, number, sent_at, ctx, press)),
+  with x as (select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::bool[],
+                                  $7::text[], $8::bigint[])
+                        as x(id, account, number, sent_at, ctx, press, previous, contact)),
   t as (
     select x.id as inbound_id, x.account, x.sent_at, x.press, found.id as message_id, found.broadcast_id
       from x cross join lateral (
@@ -47,7 +54,9 @@ export const linkSql = (states: string[], only: string) => `
         union all
         (select m.id, m.broadcast_id from broadcasts b
            join broadcast_messages m
-             on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id and m.whatsapp_number = x.number
+             on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+            and m.whatsapp_number = any(array[x.number, x.previous])
+            and (m.whatsapp_number = x.number or m.contact_id = x.contact)
           where b.waba_account_id = x.account and b.started_at <= x.sent_at + ${CLOCK_SLACK} ${only}
             and m.state in (${states.map((s) => `'${s}'`).join(', ')})
             and m.accepted_at > x.sent_at - interval '24 hours' and m.accepted_at <= x.sent_at + ${CLOCK_SLACK}
