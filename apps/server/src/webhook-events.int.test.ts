@@ -60,6 +60,17 @@ const contact = () =>
 
 type Effect = 'none' | (() => Promise<void>);
 
+/** The effect of an event Herald only tells the business about: the bell's newest WhatsApp alert. */
+const bell = (title: string | RegExp, detail: RegExp) => async () => {
+  const latest = await one<{ title: string; detail: string }>(
+    `select title, detail from account_events where waba_account_id = $1 and kind = 'account_alert'
+      order by id desc limit 1`,
+    [accountId],
+  );
+  expect(latest?.title).toMatch(title);
+  expect(latest?.detail).toMatch(detail);
+};
+
 const disconnectedBy = (event: string | null) => async () =>
   expect(await health()).toMatchObject({ disconnected_by: event });
 
@@ -108,12 +119,30 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
   ['account_update:AD_ACCOUNT_LINKED', {}, 'none'],
   ['account_update:MM_LITE_TERMS_SIGNED', {}, 'none'],
   ['account_update:VOLUME_BASED_PRICING_TIER_UPDATE', {}, 'none'],
-  ['account_alerts:INCREASED_CAPABILITIES_ELIGIBILITY_DEFERRED', {}, 'none'],
-  ['account_alerts:INCREASED_CAPABILITIES_ELIGIBILITY_FAILED', {}, 'none'],
-  ['account_alerts:INCREASED_CAPABILITIES_ELIGIBILITY_NEED_MORE_INFO', {}, 'none'],
-  ['account_alerts:OBA_APPROVED', {}, 'none'],
-  ['account_alerts:OBA_REJECTED', {}, 'none'],
-  ['account_alerts:PROFILE_PICTURE_LOST', {}, 'none'],
+  [
+    'account_alerts:INCREASED_CAPABILITIES_ELIGIBILITY_DEFERRED',
+    {},
+    bell(
+      'Increased capabilities eligibility deferred',
+      /Example increased capabilities eligibility deferred/,
+    ),
+  ],
+  [
+    'account_alerts:INCREASED_CAPABILITIES_ELIGIBILITY_FAILED',
+    {},
+    bell('Increased capabilities eligibility failed', /Example increased capabilities eligibility failed/),
+  ],
+  [
+    'account_alerts:INCREASED_CAPABILITIES_ELIGIBILITY_NEED_MORE_INFO',
+    {},
+    bell(
+      'Increased capabilities eligibility need more info',
+      /Example increased capabilities eligibility need more info/,
+    ),
+  ],
+  ['account_alerts:OBA_APPROVED', {}, bell('Oba approved', /Example oba approved/)],
+  ['account_alerts:OBA_REJECTED', {}, bell('Oba rejected', /Example oba rejected/)],
+  ['account_alerts:PROFILE_PICTURE_LOST', {}, bell('Profile picture lost', /Example profile picture lost/)],
   [
     'account_review_update:REJECTED',
     {},
@@ -124,9 +153,18 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
     {},
     async () => expect(await health()).toMatchObject({ review_decision: null }),
   ],
-  ['security:PIN_CHANGED', {}, 'none'],
-  ['security:PIN_RESET_REQUEST', {}, 'none'],
-  ['security:PIN_REQUEST_SUCCESS', {}, 'none'],
+  [
+    'security:PIN_CHANGED',
+    {},
+    async () => {
+      await bell(/^Two-step PIN changed \(\+\d+\)$/, /no longer holds the current PIN/)();
+      // The PIN Herald kept from sign-up is not the number's any more.
+      const [number] = (await accountState()).numbers as Array<{ two_step_pin_encrypted: string | null }>;
+      expect(number!.two_step_pin_encrypted).toBeNull();
+    },
+  ],
+  ['security:PIN_RESET_REQUEST', {}, bell(/^Two-step PIN reset requested/, /turn off two-step verification/)],
+  ['security:PIN_REQUEST_SUCCESS', {}, bell(/^Two-step verification turned off/, /no longer holds a PIN/)],
   [
     'phone_number_name_update:APPROVED',
     {},
@@ -135,6 +173,28 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
         (await one('select verified_name from phone_numbers where waba_account_id = $1', [accountId]))
           .verified_name,
       ).toBe('Example Shop'),
+  ],
+  [
+    'phone_number_name_update:REJECTED',
+    {},
+    async () => {
+      await bell(
+        'Display name rejected',
+        /"Example Shop Deals" .*: RELATIONSHIP_UNCLEAR\. The number keeps its current name\./,
+      )();
+      expect(
+        (await one('select verified_name from phone_numbers where waba_account_id = $1', [accountId]))
+          .verified_name,
+      ).toBe('Example Shop');
+    },
+  ],
+  [
+    'messages:errors',
+    {},
+    bell(
+      'WhatsApp could not process a request (#130501)',
+      /^Unsupported message type: Message type is not currently supported$/,
+    ),
   ],
   [
     'user_preferences:stop',
@@ -243,6 +303,11 @@ beforeAll(async () => {
   ]));
   templateId = owner.templateIds[0]!;
   metaTemplateId = String((await template()).meta_template_id);
+  // The number's two-step PIN as sign-up keeps it when Herald registers the number (encrypted; any text here).
+  await t.db.pool.query(
+    `update phone_numbers set two_step_pin_encrypted = 'sealed-pin' where waba_account_id = $1`,
+    [accountId],
+  );
   // The contact is known by BSUID too, as a reply in 2026 makes it (decision 050).
   await t.db.pool.query(`update contacts set bsuid = $2 where waba_account_id = $1 and name = 'Changer'`, [
     accountId,

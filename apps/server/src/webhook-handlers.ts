@@ -1,5 +1,10 @@
 import type { Pool } from './db/pool';
-import { applyAccountReview, applyAccountUpdate } from './features/account-health/index';
+import {
+  applyAccountAlert,
+  applyAccountReview,
+  applyAccountUpdate,
+  applyWebhookErrors,
+} from './features/account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
 import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
 import { storeInboundMessages } from './features/replies/index';
@@ -7,6 +12,7 @@ import {
   applyCapabilityUpdate,
   applyPhoneNameUpdate,
   applyPhoneQualityUpdate,
+  applySecurityEvent,
 } from './features/numbers/index';
 import {
   applyTemplateCategoryUpdate,
@@ -40,5 +46,9 @@ export function createWebhookProcessor(
   processor.on('phone_number_name_update', applyPhoneNameUpdate);
   processor.on('account_update', applyAccountUpdate);
   processor.on('account_review_update', applyAccountReview);
+  processor.on('account_alerts', applyAccountAlert);
+  processor.on('security', applySecurityEvent);
+  // A messages change with only errors: Meta could not process something for the account.
+  processor.on('messages', applyWebhookErrors);
   return processor;
 }

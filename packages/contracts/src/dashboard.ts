@@ -225,6 +225,8 @@ export const HEADER_EVENT_KINDS = [
   'import_finished',
   /** What WhatsApp did to the account: a ban, restriction, violation, review or lost access, and its lifting. */
   'account_standing',
+  /** What WhatsApp tells the business without changing its standing: account alerts, PIN changes, errors. */
+  'account_alert',
 ] as const;
 export type HeaderEventKind = (typeof HEADER_EVENT_KINDS)[number];
 

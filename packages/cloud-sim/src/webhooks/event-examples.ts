@@ -206,6 +206,32 @@ export const WEBHOOK_EXAMPLES: Record<string, WebhookExample> = {
       rejection_reason: null,
     }),
   },
+  'phone_number_name_update:REJECTED': {
+    field: 'phone_number_name_update',
+    value: (c) => ({
+      display_phone_number: c.displayDigits,
+      decision: 'REJECTED',
+      requested_verified_name: 'Example Shop Deals',
+      rejection_reason: 'RELATIONSHIP_UNCLEAR',
+    }),
+  },
+  // Meta's webhook errors page: a messages change with only `errors`, when something could not be processed.
+  'messages:errors': {
+    field: 'messages',
+    value: (c) => ({
+      messaging_product: 'whatsapp',
+      metadata: metadata(c),
+      errors: [
+        {
+          code: 130501,
+          title: 'Unsupported message type',
+          message: 'Unsupported message type',
+          error_data: { details: 'Message type is not currently supported' },
+          href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
+        },
+      ],
+    }),
+  },
   'user_preferences:stop': preference('stop'),
   'user_preferences:resume': preference('resume'),
   'messages:system user_changed_number': {

@@ -13,6 +13,7 @@ import {
 } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import { lockBroadcasts, pauseLockedBroadcasts } from '../broadcasts/index';
+import { recordAccountEvent } from '../notifications/index';
 import type { WebhookChange, WebhookHandler } from '../webhooks/index';
 import { readAccountHealth } from './account-health-repo';
 import { metaTime } from './meta-time';
@@ -242,10 +243,12 @@ async function applyStandingEvent(
   const lifted = after.stop
     ? `Sending is still stopped: ${after.stop}.`
     : 'Nothing stops sending any more. Broadcasts it paused stay paused until you resume them.';
-  await client.query(
-    `insert into account_events (waba_account_id, kind, title, detail) values ($1, 'account_standing', $2, $3)`,
-    [accountId, eventTitle(event, value), after.words || lifted],
-  );
+  await recordAccountEvent(client, {
+    accountId,
+    kind: 'account_standing',
+    title: eventTitle(event, value),
+    detail: after.words || lifted,
+  });
 }
 
 /**

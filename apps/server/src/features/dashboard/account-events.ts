@@ -7,6 +7,7 @@ import {
 import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { readShownAccountHealth } from '../account-health/index';
+import { recordAccountEvent } from '../notifications/index';
 import { readAccountSettings } from '../settings/index';
 
 /**
@@ -19,14 +20,12 @@ export async function recordImportEvent(
   result: ImportResult,
   tag: string,
 ): Promise<void> {
-  await client.query(
-    `insert into account_events (waba_account_id, kind, title, detail) values ($1, 'import_finished', $2, $3)`,
-    [
-      accountId,
-      'Contacts imported',
-      `${result.created.toLocaleString('en-US')} created, ${result.updated.toLocaleString('en-US')} updated · tag ${tag}`,
-    ],
-  );
+  await recordAccountEvent(client, {
+    accountId,
+    kind: 'import_finished',
+    title: 'Contacts imported',
+    detail: `${result.created.toLocaleString('en-US')} created, ${result.updated.toLocaleString('en-US')} updated · tag ${tag}`,
+  });
 }
 
 const TITLES: Record<HeaderEventKind, string> = {
@@ -39,6 +38,7 @@ const TITLES: Record<HeaderEventKind, string> = {
   broadcast_paused: 'Broadcast paused',
   import_finished: 'Import finished',
   account_standing: 'Business account',
+  account_alert: 'WhatsApp alert',
 };
 
 const linkOf = (kind: string, subject: number | null) =>
@@ -46,7 +46,7 @@ const linkOf = (kind: string, subject: number | null) =>
     ? `/templates/${subject}`
     : kind.startsWith('broadcast_')
       ? `/broadcast/${subject}`
-      : kind === 'account_standing'
+      : kind === 'account_standing' || kind === 'account_alert'
         ? '/number'
         : '/customers';
 

@@ -1,2 +1,7 @@
 // What other features use of the numbers feature (decision 071: features meet only through index.ts).
-export { applyCapabilityUpdate, applyPhoneNameUpdate, applyPhoneQualityUpdate } from './number-webhooks';
+export {
+  applyCapabilityUpdate,
+  applyPhoneNameUpdate,
+  applyPhoneQualityUpdate,
+  applySecurityEvent,
+} from './number-webhooks';

@@ -1,4 +1,5 @@
 import { setPortfolioTier } from '../broadcasts/index';
+import { recordAccountEvent } from '../notifications/index';
 import type { WebhookHandler } from '../webhooks/index';
 
 interface CapabilityUpdate {
@@ -93,26 +94,89 @@ interface NameUpdate {
   display_phone_number?: unknown;
   decision?: unknown;
   requested_verified_name?: unknown;
+  rejection_reason?: unknown;
 }
+
+const digitsOf = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : '');
 
 /**
  * `phone_number_name_update`: Meta reviewed the display name asked for the number. APPROVED makes it the
- * number's verified name, shown wherever Herald names the number; a rejected or deferred name changes nothing
- * (the number keeps the name it had). The number is named by its display number, digits only.
+ * number's verified name, shown wherever Herald names the number. Any other decision (rejected, deferred)
+ * leaves the number's name as it was and tells the business in the bell, with Meta's reason. The number is named
+ * by its display number, digits only.
  */
 export const applyPhoneNameUpdate: WebhookHandler = async (client, change) => {
   const update = change.value as NameUpdate | undefined;
   const name =
     typeof update?.requested_verified_name === 'string' ? update.requested_verified_name.trim() : '';
-  const digits =
-    typeof update?.display_phone_number === 'string' ? update.display_phone_number.replace(/\D/g, '') : '';
-  if (update?.decision !== 'APPROVED' || name === '' || digits === '') return;
+  const digits = digitsOf(update?.display_phone_number);
+  const decision = typeof update?.decision === 'string' ? update.decision : '';
+  if (decision === '' || name === '' || digits === '') return;
   const id = await wabaAccountId(client, change.wabaId);
   if (id === null) return;
+  if (decision !== 'APPROVED') {
+    const reason = typeof update?.rejection_reason === 'string' ? update.rejection_reason.trim() : '';
+    await recordAccountEvent(client, {
+      accountId: id,
+      kind: 'account_alert',
+      title: `Display name ${decision.toLowerCase()}`,
+      detail: `WhatsApp did not approve "${name.slice(0, 200)}" for +${digits}${reason && reason !== 'NONE' ? `: ${reason}` : ''}. The number keeps its current name.`,
+      oncePerDay: true,
+    });
+    return;
+  }
   await client.query(
     `update phone_numbers set verified_name = $3, synced_at = now()
       where waba_account_id = $1 and regexp_replace(display_phone_number, '\\D', '', 'g') = $2
         and verified_name is distinct from $3`,
     [id, digits, name.slice(0, 200)],
   );
+};
+
+const SECURITY_WORDS: Record<string, { title: string; detail: string; pinGone: boolean }> = {
+  PIN_CHANGED: {
+    title: 'Two-step PIN changed',
+    detail:
+      "The number's two-step verification PIN was changed outside Herald. Herald no longer holds the current PIN.",
+    pinGone: true,
+  },
+  PIN_RESET_REQUEST: {
+    title: 'Two-step PIN reset requested',
+    detail:
+      'Someone asked to turn off two-step verification on the number. If it was not your team, secure your Meta Business account.',
+    pinGone: false,
+  },
+  PIN_REQUEST_SUCCESS: {
+    title: 'Two-step verification turned off',
+    detail: 'Two-step verification was turned off on the number. Herald no longer holds a PIN for it.',
+    pinGone: true,
+  },
+};
+
+/**
+ * `security`: a change to the number's two-step verification. Each is said in the bell; a changed or removed
+ * PIN also drops the one Herald kept from sign-up (encrypted), which is no longer the number's.
+ */
+export const applySecurityEvent: WebhookHandler = async (client, change) => {
+  const update = change.value as { display_phone_number?: unknown; event?: unknown } | undefined;
+  const words = typeof update?.event === 'string' ? SECURITY_WORDS[update.event] : undefined;
+  const digits = digitsOf(update?.display_phone_number);
+  if (!words || digits === '') return;
+  const id = await wabaAccountId(client, change.wabaId);
+  if (id === null) return;
+  if (words.pinGone) {
+    await client.query(
+      `update phone_numbers set two_step_pin_encrypted = null
+        where waba_account_id = $1 and regexp_replace(display_phone_number, '\\D', '', 'g') = $2
+          and two_step_pin_encrypted is not null`,
+      [id, digits],
+    );
+  }
+  await recordAccountEvent(client, {
+    accountId: id,
+    kind: 'account_alert',
+    title: `${words.title} (+${digits})`,
+    detail: words.detail,
+    oncePerDay: true,
+  });
 };
