@@ -10,3 +10,4 @@ export * from './schemas';
 export * from './validate';
 export * from './variables';
 export * from './sync';
+export * from './lifecycle-notes';

@@ -178,12 +178,23 @@ describe('message_template_status_update', () => {
     expect(await detail(target.id)).toMatchObject({ status: 'APPROVED', flagged_at: null });
   });
 
-  it('LIMIT_EXCEEDED is said of the account: the template it names keeps its status', async () => {
+  it('LIMIT_EXCEEDED is said of the account until a template is deleted at Meta; the one it names keeps its status', async () => {
     const target = await template('lc_limit');
+    const spare = await template('lc_limit_spare');
     await statusUpdate(target, 'LIMIT_EXCEEDED');
     expect((await detail(target.id)).status).toBe('APPROVED');
     const { list } = await listed(target.id);
     expect(typeof list.template_limit_exceeded_at).toBe('string');
+
+    // Deleting one makes room: the account is no longer known to be at its limit.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/meta/templates/',
+      headers,
+      payload: { template_id: spare.metaId, template_name: 'lc_limit_spare' },
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect((await listed(target.id)).list.template_limit_exceeded_at).toBeNull();
   });
 
   it('an event Herald does not know is stored and changes nothing', async () => {

@@ -161,6 +161,17 @@ export async function templateLimitExceededAt(db: Queryable, wabaAccountId: numb
   return rows[0]?.at ?? null;
 }
 
+/**
+ * The account is no longer known to be at its template limit: Meta took a new template or deleted one. The next
+ * LIMIT_EXCEEDED sets it again.
+ */
+export async function clearTemplateLimitExceeded(db: Queryable, wabaAccountId: number): Promise<void> {
+  await db.query(
+    'update waba_accounts set template_limit_exceeded_at = null where id = $1 and template_limit_exceeded_at is not null',
+    [wabaAccountId],
+  );
+}
+
 export async function deleteTemplate(db: Queryable, wabaAccountId: number, id: number): Promise<void> {
   await db.query('delete from templates where waba_account_id = $1 and id = $2', [wabaAccountId, id]);
 }

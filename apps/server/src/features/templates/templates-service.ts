@@ -18,6 +18,7 @@ import { readAccountSettings } from '../settings/index';
 import { mediaHeaderFormat, toMetaTemplate } from './meta-template';
 import { lifecycleOf, toListItem } from './template-view';
 import {
+  clearTemplateLimitExceeded,
   deleteTemplate,
   findMedia,
   findTemplate,
@@ -132,6 +133,7 @@ export class TemplatesService {
     const id = await this.undoAtMetaIfFails(token, waba, payload.name, created, () =>
       this.store(waba, payload, media, headerHandle, created),
     );
+    if (created) await clearTemplateLimitExceeded(this.deps.pool, waba.id);
     return toListItem((await findTemplate(this.deps.pool, waba.id, id))!);
   }
 
@@ -250,6 +252,7 @@ export class TemplatesService {
       }
     }
     await deleteTemplate(this.deps.pool, waba.id, row.id);
+    if (row.meta_template_id) await clearTemplateLimitExceeded(this.deps.pool, waba.id);
   }
 
   async media(waba: OwnedWaba, mediaId: number) {

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { MAX_SCHEDULE_AHEAD_SECONDS } from '@herald/contracts';
+import { MAX_SCHEDULE_AHEAD_SECONDS, templateLifecycleNotes } from '@herald/contracts';
 import type { TemplateListItem } from '@herald/contracts';
 import { DateTimePicker } from '../../../components/date-time-picker';
 import { FormField } from '../../../components/form-field';
@@ -35,6 +35,9 @@ export function BroadcastDetailsSection({
   const scheduleHintId = useId();
   const scheduleErrorId = useId();
   const noTemplates = templates !== undefined && templates.length === 0;
+  const chosen = templates?.find((template) => String(template.id) === state.templateId);
+  // What Meta said of the chosen template: a coming category changes what its messages cost.
+  const templateNotes = chosen ? templateLifecycleNotes(chosen, { sending: true }) : [];
 
   return (
     <SectionCard
@@ -78,6 +81,15 @@ export function BroadcastDetailsSection({
               Create one
             </Link>{' '}
             and send it for review first.
+          </p>
+        ) : null}
+        {templateNotes.length > 0 ? (
+          <p role="note" aria-label="What Meta said of this template" className="mt-1 text-xs text-amber-800">
+            {templateNotes.map((note) => (
+              <span key={note} className="block">
+                {note}
+              </span>
+            ))}
           </p>
         ) : null}
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
@@ -38,6 +38,8 @@ type TemplateFormProps = {
   lockIdentity?: boolean;
   /** The account's default language (Message Settings): it arrives after the form shows. */
   defaultLanguage?: TemplateLanguageCode | null;
+  /** Why the template cannot be submitted at all (Meta locked it): Submit is off, with this beside it. */
+  submitBlockedReason?: string;
 } & ({ mode: 'create' } | { mode: 'edit'; templateId: string });
 
 /** Field names of the server's errors that the form shows under another name. */
@@ -80,6 +82,7 @@ export function TemplateForm(props: TemplateFormProps) {
   const { initial, lockIdentity = false, mode } = props;
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
+  const blockedId = useId();
   const [state, setState] = useState(initial);
   const { pane, setPane, formClass, previewClass } = useFormPreviewPane();
   const [showErrors, setShowErrors] = useState(false);
@@ -229,11 +232,21 @@ export function TemplateForm(props: TemplateFormProps) {
           <FormAlert>Please correct the highlighted fields before saving.</FormAlert>
         ) : null}
         {serverErrors.template_data ? <FormAlert>{serverErrors.template_data}</FormAlert> : null}
-        <div className="flex flex-wrap justify-end gap-2">
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          {props.submitBlockedReason ? (
+            <p id={blockedId} className="mr-auto text-sm text-slate-600">
+              {props.submitBlockedReason}
+            </p>
+          ) : null}
           <Link to="/template" className={secondaryButtonClass}>
             Cancel
           </Link>
-          <button type="submit" className={primaryButtonClass} disabled={saving}>
+          <button
+            type="submit"
+            className={primaryButtonClass}
+            disabled={saving || Boolean(props.submitBlockedReason)}
+            aria-describedby={props.submitBlockedReason ? blockedId : undefined}
+          >
             {saving ? busy : idle}
           </button>
         </div>

@@ -1,18 +1,8 @@
-import type { TemplateListItem } from '@herald/contracts';
-
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+import { templateLifecycleNotes, type TemplateLifecycle, type TemplateListItem } from '@herald/contracts';
 
 /** What Meta said of the template beside its status: a lock, a quality warning, a category change to come. */
-export function TemplateLifecycleNotes({ item }: { item: TemplateListItem }) {
-  const notes: string[] = [];
-  if (item.locked) notes.push('Locked by Meta: can be sent, cannot be edited');
-  if (item.flagged_at) notes.push('Flagged by Meta: at risk of being disabled');
-  const coming = item.pending_category;
-  if (coming) {
-    const date = coming.effective_at ? new Date(coming.effective_at) : null;
-    const when = date && !Number.isNaN(date.getTime()) ? ` on ${day.format(date)}` : ' soon';
-    notes.push(`Category changes to ${coming.category}${when}`);
-  }
+export function TemplateLifecycleNotes({ item }: { item: TemplateLifecycle }) {
+  const notes = templateLifecycleNotes(item);
   if (notes.length === 0) return null;
   return (
     <span className="mt-1 block text-xs text-amber-800">
@@ -26,7 +16,11 @@ export function TemplateLifecycleNotes({ item }: { item: TemplateListItem }) {
 }
 
 /** Meta's reason code and, when it gave one, its explanation and what to change. */
-export function TemplateRejection({ item }: { item: TemplateListItem }) {
+export function TemplateRejection({
+  item,
+}: {
+  item: Pick<TemplateListItem, 'rejected_reason' | 'rejection_info'>;
+}) {
   const code = item.rejected_reason && item.rejected_reason !== 'NONE' ? item.rejected_reason : null;
   const info = item.rejection_info;
   if (!code && !info) return <>—</>;
@@ -38,5 +32,41 @@ export function TemplateRejection({ item }: { item: TemplateListItem }) {
         <span className="block text-xs whitespace-normal text-slate-600">{info.recommendation}</span>
       )}
     </span>
+  );
+}
+
+/**
+ * The edit page's word from Meta before any change is made: why it was rejected, a lock (Submit is off), a
+ * quality warning, a category change to come. Nothing for a template Meta said nothing more of.
+ */
+export function TemplateStandingNotice({
+  detail,
+}: {
+  detail: TemplateLifecycle & { status?: string; rejected_reason?: string | null } & Pick<
+      TemplateListItem,
+      'rejection_info'
+    >;
+}) {
+  const rejected = detail.status === 'REJECTED';
+  const notes = templateLifecycleNotes(detail);
+  if (!rejected && notes.length === 0) return null;
+  return (
+    <section
+      role="status"
+      aria-label="What Meta said of this template"
+      className="mb-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+    >
+      {rejected ? (
+        <div className="mb-1">
+          <p className="font-semibold">Rejected by Meta: change it and submit it again.</p>
+          <TemplateRejection
+            item={{ rejected_reason: detail.rejected_reason ?? null, rejection_info: detail.rejection_info }}
+          />
+        </div>
+      ) : null}
+      {notes.map((note) => (
+        <p key={note}>{note}</p>
+      ))}
+    </section>
   );
 }

@@ -185,4 +185,36 @@ describe('Edit template', () => {
       format: 'IMAGE',
     });
   });
+
+  it('a template Meta locked says so before any edit, with Submit off; a rejected one says why', async () => {
+    editServer({
+      ...detail,
+      locked: true,
+      pending_category: { category: 'MARKETING', effective_at: '2026-12-01T00:00:00.000Z' },
+    });
+    const { unmount } = renderRoute('/templates/7', { preloadedState: signedIn });
+    const notice = await screen.findByRole('status', { name: 'What Meta said of this template' });
+    expect(notice.textContent).toContain('Locked by Meta: can be sent, cannot be edited');
+    expect(notice.textContent).toContain('Category changes to MARKETING on Dec 1, 2026');
+    const submit = screen.getByRole('button', { name: /Submit|Update|Save/ }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    expect(submit.getAttribute('aria-describedby')).toBeTruthy();
+    unmount();
+
+    editServer({
+      ...detail,
+      status: 'REJECTED',
+      rejected_reason: 'INVALID_FORMAT',
+      rejection_info: { reason: 'A variable ends the body.', recommendation: 'Add words after it.' },
+    });
+    renderRoute('/templates/7', { preloadedState: signedIn });
+    const rejected = await screen.findByRole('status', { name: 'What Meta said of this template' });
+    expect(rejected.textContent).toContain('Rejected by Meta: change it and submit it again.');
+    expect(rejected.textContent).toContain('INVALID_FORMAT');
+    expect(rejected.textContent).toContain('Add words after it.');
+    await screen.findByLabelText('Template Name');
+    expect((screen.getByRole('button', { name: /Submit|Update|Save/ }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
+  });
 });

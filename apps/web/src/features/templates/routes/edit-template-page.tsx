@@ -1,13 +1,17 @@
 import { useEffect, useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import toast from 'react-hot-toast';
-import { TEMPLATE_MESSAGES, TEMPLATE_UI_TEXT } from '@herald/contracts';
+import { TEMPLATE_LOCKED_NOTE, TEMPLATE_MESSAGES, TEMPLATE_UI_TEXT } from '@herald/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { useGetTemplateQuery } from '../api';
 import { TemplateForm } from '../components/template-form';
+import { TemplateStandingNotice } from '../components/template-lifecycle-notes';
 import { formStateFromDetail } from '../template-form-state';
 
-/** Edit template (/templates/{templateId}): loading, then the shared form, or a load failure toast. */
+/**
+ * Edit template (/templates/{templateId}): loading, then what Meta said of it (a rejection, a lock, a flag, a
+ * coming category) and the shared form, or a load failure toast.
+ */
 export function EditTemplatePage() {
   const { templateId = '' } = useParams();
   // A fresh read each visit: the list may show a newer status or an edit made elsewhere.
@@ -26,13 +30,18 @@ export function EditTemplatePage() {
     <>
       <PageHeader title="Edit Template" description="Change the template and send the update for review." />
       {initial && currentData ? (
-        <TemplateForm
-          key={templateId}
-          mode="edit"
-          templateId={templateId}
-          initial={initial}
-          lockIdentity={Boolean(currentData.template_id)}
-        />
+        <>
+          <TemplateStandingNotice detail={currentData} />
+          <TemplateForm
+            key={templateId}
+            mode="edit"
+            templateId={templateId}
+            initial={initial}
+            lockIdentity={Boolean(currentData.template_id)}
+            // Meta refuses edits to a locked template: say so before any work is done, not after Submit.
+            submitBlockedReason={currentData.locked ? TEMPLATE_LOCKED_NOTE : undefined}
+          />
+        </>
       ) : isError ? (
         <p className="text-sm text-slate-600">
           {TEMPLATE_MESSAGES.loadFailed}.{' '}

@@ -160,6 +160,14 @@ describe('Templates list', () => {
     );
   });
 
+  it('says when Meta said the account reached its template limit', async () => {
+    stubFetch(() => json({ ...listPage(rows, 4), template_limit_exceeded_at: '2026-11-20T10:00:00.000Z' }));
+    renderRoute('/template', { preloadedState: signedIn });
+    expect((await screen.findByText(/reached its limit of templates/)).textContent).toBe(
+      'Meta said on Nov 20, 2026 that this account has reached its limit of templates: Meta refuses new ones until you delete templates you no longer use.',
+    );
+  });
+
   it('hides the footer when the count is 0', async () => {
     stubFetch(() => json(listPage([], 0)));
     renderRoute('/template', { preloadedState: signedIn });

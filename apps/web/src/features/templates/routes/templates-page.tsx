@@ -29,6 +29,13 @@ const PENDING_POLL_MS = 3000;
 const iconButtonClass =
   'rounded-lg border border-slate-300 bg-white p-2 text-slate-600 shadow-xs transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600 disabled:cursor-wait disabled:opacity-60';
 
+const limitDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Meta's LIMIT_EXCEEDED, until a template is deleted at Meta or a new one is accepted. */
+export function templateLimitNote(at: string): string {
+  return `Meta said on ${limitDay.format(new Date(at))} that this account has reached its limit of templates: Meta refuses new ones until you delete templates you no longer use.`;
+}
+
 /** Templates list (/template). */
 export function TemplatesPage() {
   const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
@@ -102,6 +109,15 @@ export function TemplatesPage() {
           </>
         }
       />
+
+      {currentData?.template_limit_exceeded_at ? (
+        <p
+          role="status"
+          className="mb-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
+          {templateLimitNote(currentData.template_limit_exceeded_at)}
+        </p>
+      ) : null}
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <SearchOnEnter
