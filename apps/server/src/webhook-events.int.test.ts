@@ -249,6 +249,20 @@ const EVENTS: Array<[string, Record<string, string>, Effect]> = [
     async () => expect(await template()).toMatchObject({ status: 'APPROVED', flagged_at: null }),
   ],
   [
+    'message_template_components_update',
+    {},
+    async () =>
+      expect((await template()).components).toEqual([
+        { type: 'HEADER', format: 'TEXT', text: 'Order update' },
+        { type: 'BODY', text: 'Your order {{1}} is ready to collect (edited in WhatsApp Manager)' },
+        { type: 'FOOTER', text: 'Reply STOP to opt out' },
+        {
+          type: 'BUTTONS',
+          buttons: [{ type: 'URL', text: 'Track order', url: 'https://shop.example/track/{{1}}' }],
+        },
+      ]),
+  ],
+  [
     'template_category_update:impending',
     {},
     async () =>

@@ -16,6 +16,7 @@ import {
 } from './features/numbers/index';
 import {
   applyTemplateCategoryUpdate,
+  applyTemplateComponentsUpdate,
   applyTemplateQualityUpdate,
   applyTemplateStatusUpdate,
 } from './features/templates/index';
@@ -36,6 +37,7 @@ export function createWebhookProcessor(
   processor.on('message_template_status_update', collectTemplatePause);
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('template_category_update', applyTemplateCategoryUpdate);
+  processor.on('message_template_components_update', applyTemplateComponentsUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);
   // Every customer message is kept and linked to the broadcast message it answers.

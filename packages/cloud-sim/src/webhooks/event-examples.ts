@@ -303,6 +303,23 @@ export const WEBHOOK_EXAMPLES: Record<string, WebhookExample> = {
     new_category: 'UTILITY',
     category_update_timestamp: Number(unix(c.now, 86_400)),
   })),
+  // An edit made in WhatsApp Manager: the texts as they are now; title, footer and buttons only when it has them.
+  message_template_components_update: {
+    field: 'message_template_components_update',
+    value: (c) => ({
+      ...templateFields(c),
+      message_template_element: 'Your order {{1}} is ready to collect (edited in WhatsApp Manager)',
+      message_template_title: 'Order update',
+      message_template_footer: 'Reply STOP to opt out',
+      message_template_buttons: [
+        {
+          message_template_button_type: 'URL',
+          message_template_button_text: 'Track order',
+          message_template_button_url: 'https://shop.example/track/{{1}}',
+        },
+      ],
+    }),
+  },
   'template_category_update:done': categoryUpdate(() => ({
     previous_category: 'UTILITY',
     new_category: 'MARKETING',
