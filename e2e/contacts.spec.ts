@@ -51,9 +51,19 @@ describe('contacts in Chromium', () => {
     await page.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
     const edit = dialog('Edit Contact');
     await edit.getByLabel('Name').fill('Ada King');
+    // Every other column is in the form too, under More details.
+    await edit.getByText('More details').click();
+    await edit.getByLabel('Email').fill('Ada@Example.test');
+    await edit.getByLabel('Post Code').fill('NW1 6XE');
     await edit.getByRole('button', { name: 'Update Contact' }).click();
     await page.getByRole('cell', { name: 'Ada King', exact: true }).waitFor();
     expect(await page.getByRole('cell', { name: 'Ada Lovelace', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit Ada King' }).click();
+    await dialog('Edit Contact').getByText('More details').click();
+    expect(await dialog('Edit Contact').getByLabel('Email').inputValue()).toBe('ada@example.test');
+    expect(await dialog('Edit Contact').getByLabel('Post Code').inputValue()).toBe('NW1 6XE');
+    await dialog('Edit Contact').getByRole('button', { name: 'Cancel' }).click();
+    await dialog('Edit Contact').waitFor({ state: 'hidden' });
   });
 
   it('imports the downloaded template with a tag and shows the tag count', async () => {

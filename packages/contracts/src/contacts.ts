@@ -2,6 +2,7 @@ import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-j
 import type { CountryCode } from 'libphonenumber-js';
 import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { z } from 'zod';
+import { EMAIL_PATTERN } from './auth';
 import { PageNumberSchema } from './paging';
 
 /** The contact list's page sizes. */
@@ -28,6 +29,18 @@ export const CONTACT_BASE_COLUMNS = [
   'post_code',
   'email',
 ] as const;
+
+/** The longest text each contact column keeps, shared by the form, the import and the server. */
+export const CONTACT_TEXT_LIMITS = {
+  name: 200,
+  gender: 50,
+  address: 500,
+  post_code: 50,
+  email: 254,
+} as const;
+/** A custom column (a CSV's extra column): its longest value, and how many a contact may have. */
+export const CONTACT_EXTRA_LIMITS = { length: 1_000, columns: 50 } as const;
+export const CONTACT_AGE_RULE = 'age must be a whole number from 0 to 150';
 
 export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; message: string };
 
@@ -122,6 +135,8 @@ export const ContactSchema = z
     bsuid: z.string().nullable().optional(),
     /** The WhatsApp username the customer shows instead of their number, when a webhook brought it. */
     username: z.string().nullable().optional(),
+    /** The contact's custom columns (an import's extra columns) that have a value. */
+    attributes: z.record(z.string(), z.string()).optional(),
   })
   .meta({ id: 'Contact' });
 
@@ -158,21 +173,77 @@ const WhatsappNumberSchema = z
   .min(1, 'WhatsApp number is required')
   .max(40, PHONE_NUMBER_MESSAGE);
 
+/** A tag name's longest, and how many tags one contact may carry (the form, the bulk bar and an import). */
+export const TAG_LIMITS = { length: 100, perContact: 50 } as const;
+
 /** A tag's name as the contact form, the bulk bar and the rename dialog send it. */
 export const TagNameSchema = z
   .string({ message: 'Tag name is required' })
   .trim()
   .min(1, 'Tag name is required')
-  .max(100, 'Tag name must be at most 100 characters');
+  .max(TAG_LIMITS.length, `Tag name must be at most ${TAG_LIMITS.length} characters`);
+
+/** An optional text column: absent keeps it, empty or null clears it. */
+const detailText = (column: keyof typeof CONTACT_TEXT_LIMITS) =>
+  z
+    .string({ message: `${column} must be text` })
+    .trim()
+    .max(CONTACT_TEXT_LIMITS[column], `${column} must be at most ${CONTACT_TEXT_LIMITS[column]} characters`)
+    .nullable()
+    .optional()
+    .transform((value) => (value === '' ? null : value));
 
 /**
- * Beyond the contact form's base payload, both optional: the contact's whole set of tags by name (absent
- * keeps them as they are), and the country a number written the national way belongs to.
+ * The contact's other columns, each optional (absent keeps it; empty or null clears it), checked by the rules an
+ * import applies: age 0 to 150, an e-mail address, the same lengths. `attributes` sets custom columns by name
+ * (an import's extra columns; an empty value clears one); the others are kept.
+ */
+const ContactDetails = {
+  age: z
+    .union(
+      [
+        z
+          .number({ message: CONTACT_AGE_RULE })
+          .int(CONTACT_AGE_RULE)
+          .min(0, CONTACT_AGE_RULE)
+          .max(150, CONTACT_AGE_RULE),
+        z.null(),
+      ],
+      {
+        message: CONTACT_AGE_RULE,
+      },
+    )
+    .optional(),
+  gender: detailText('gender'),
+  address: detailText('address'),
+  post_code: detailText('post_code'),
+  email: detailText('email')
+    .transform((value) => (typeof value === 'string' ? value.toLowerCase() : value))
+    .refine((value) => value == null || EMAIL_PATTERN.test(value), 'email is not a valid e-mail address'),
+  attributes: z
+    .record(
+      z.string(),
+      z
+        .string({ message: 'must be text' })
+        .trim()
+        .max(CONTACT_EXTRA_LIMITS.length, `must be at most ${CONTACT_EXTRA_LIMITS.length} characters`),
+    )
+    .refine(
+      (values) => Object.keys(values).length <= CONTACT_EXTRA_LIMITS.columns,
+      `A contact can have at most ${CONTACT_EXTRA_LIMITS.columns} custom columns`,
+    )
+    .optional(),
+};
+
+/**
+ * Beyond the contact form's base payload, all optional: the contact's other columns, the contact's whole set of
+ * tags by name (absent keeps them as they are), and the country a number written the national way belongs to.
  */
 const ContactFormExtras = {
+  ...ContactDetails,
   tags: z
     .array(TagNameSchema, { message: 'must be a list of tag names' })
-    .max(50, 'A contact can have at most 50 tags')
+    .max(TAG_LIMITS.perContact, `A contact can have at most ${TAG_LIMITS.perContact} tags`)
     .optional(),
   default_country: DefaultCountrySchema.optional(),
 };

@@ -58,6 +58,7 @@ describe('POST /recipient/import/', () => {
       recipient_post_code: '10001',
       recipient_email: 'p1@example.com',
       tags: [{ id: expect.any(Number), tag_name: 'Spring Sale' }],
+      attributes: {},
       opted_out_at: null,
     });
   });

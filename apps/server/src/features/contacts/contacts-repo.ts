@@ -32,10 +32,62 @@ interface ContactRow {
   opted_out_at: Date | null;
   bsuid: string | null;
   username: string | null;
+  attributes: Record<string, unknown> | null;
 }
 
 const CONTACT_COLUMNS =
-  'id, name, whatsapp_number, age, gender, address, post_code, email, opted_out_at, bsuid, username';
+  'id, name, whatsapp_number, age, gender, address, post_code, email, opted_out_at, bsuid, username, attributes';
+
+/** The custom columns' values as text; Herald's own marks (a replaced contact's `replaced_by`) are not columns. */
+function customValues(attributes: Record<string, unknown> | null): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(attributes ?? {}).flatMap(([key, value]) =>
+      typeof value === 'string' && value !== '' && key !== 'replaced_by' ? [[key, value]] : [],
+    ),
+  );
+}
+
+/**
+ * A contact's columns besides name and number, as the form sends them: absent keeps a column, null clears it;
+ * `attributes` sets the custom columns it names (an empty value removes one) and keeps the others.
+ */
+export interface ContactDetails {
+  age?: number | null | undefined;
+  gender?: string | null | undefined;
+  address?: string | null | undefined;
+  post_code?: string | null | undefined;
+  email?: string | null | undefined;
+  attributes?: Record<string, string> | undefined;
+}
+
+/** The account's custom columns: the extra columns its imports brought (GET /recipient/cols lists them too). */
+export async function customColumns(db: Queryable, wabaId: number): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    'select name from contact_columns where waba_account_id = $1 order by name',
+    [wabaId],
+  );
+  return rows.map((r) => r.name);
+}
+
+/** The SET list and values of ContactDetails, after `first` parameters; absent fields are not written. */
+function detailsSet(details: ContactDetails, first: number): { sql: string; values: unknown[] } {
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  for (const column of ['age', 'gender', 'address', 'post_code', 'email'] as const) {
+    if (details[column] === undefined) continue;
+    values.push(details[column]);
+    parts.push(`${column} = $${first + values.length}`);
+  }
+  if (details.attributes && Object.keys(details.attributes).length > 0) {
+    const set = Object.fromEntries(Object.entries(details.attributes).filter(([, value]) => value !== ''));
+    const cleared = Object.keys(details.attributes).filter((key) => details.attributes![key] === '');
+    values.push(JSON.stringify(set), cleared);
+    parts.push(
+      `attributes = (coalesce(attributes, '{}') - $${first + values.length}::text[]) || $${first + values.length - 1}::jsonb`,
+    );
+  }
+  return { sql: parts.map((p) => `, ${p}`).join(''), values };
+}
 
 function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
   return {
@@ -48,6 +100,7 @@ function toContact(row: ContactRow, tags: Contact['tags'] = []): Contact {
     recipient_post_code: row.post_code,
     recipient_email: row.email,
     tags,
+    attributes: customValues(row.attributes),
     opted_out_at: row.opted_out_at?.toISOString() ?? null,
     // Only when a webhook brought them, so a contact with a number answers the spec's fields alone.
     ...(row.bsuid === null ? {} : { bsuid: row.bsuid }),
@@ -190,29 +243,43 @@ export async function findContactByNumber(
 export async function insertContact(
   db: Queryable,
   wabaId: number,
-  contact: { name: string; number: string },
+  contact: { name: string; number: string } & ContactDetails,
 ): Promise<Contact | undefined> {
   const { rows } = await db.query<ContactRow>(
-    `insert into contacts (waba_account_id, name, whatsapp_number) values ($1, $2, $3)
+    `insert into contacts (waba_account_id, name, whatsapp_number, age, gender, address, post_code, email, attributes)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
      on conflict (waba_account_id, whatsapp_number) do nothing
      returning ${CONTACT_COLUMNS}`,
-    [wabaId, contact.name, contact.number],
+    [
+      wabaId,
+      contact.name,
+      contact.number,
+      contact.age ?? null,
+      contact.gender ?? null,
+      contact.address ?? null,
+      contact.post_code ?? null,
+      contact.email ?? null,
+      JSON.stringify(
+        Object.fromEntries(Object.entries(contact.attributes ?? {}).filter(([, value]) => value !== '')),
+      ),
+    ],
   );
   return rows[0] ? toContact(rows[0]) : undefined;
 }
 
-/** Renames and renumbers a contact of this account; undefined when it has no such contact. */
+/** Renames, renumbers and sets the given columns of a contact of this account; undefined when it has none such. */
 export async function updateContact(
   db: Queryable,
   wabaId: number,
   id: number,
-  contact: { name: string; number: string },
+  contact: { name: string; number: string } & ContactDetails,
 ): Promise<Contact | undefined> {
+  const details = detailsSet(contact, 4);
   const { rows } = await db.query<ContactRow>(
-    `update contacts set name = $3, whatsapp_number = $4, updated_at = now()
+    `update contacts set name = $3, whatsapp_number = $4${details.sql}, updated_at = now()
       where waba_account_id = $1 and id = $2
       returning ${CONTACT_COLUMNS}`,
-    [wabaId, id, contact.name, contact.number],
+    [wabaId, id, contact.name, contact.number, ...details.values],
   );
   return rows[0] ? (await withTags(db, wabaId, rows))[0] : undefined;
 }

@@ -24,12 +24,29 @@ export interface ContactPage {
   hasNext: boolean;
 }
 
-/** The add/edit form's fields, with the optional tags and default country. */
-export interface ContactInput {
+/** The add/edit form's fields, with the optional other columns, tags and default country. */
+export interface ContactInput extends repo.ContactDetails {
   customer_name: string;
   whatsapp_number: string;
   tags?: string[] | undefined;
   default_country?: CountryCode | undefined;
+}
+
+/** The form's other columns as the repo writes them; custom columns only those the account's imports made. */
+async function detailsOf(db: PoolClient, wabaId: number, input: ContactInput): Promise<repo.ContactDetails> {
+  const { age, gender, address, post_code, email, attributes } = input;
+  if (attributes) {
+    const known = new Set(await repo.customColumns(db, wabaId));
+    const unknown = Object.keys(attributes).find((column) => !known.has(column));
+    if (unknown !== undefined) {
+      throw HttpError.field(
+        400,
+        `attributes.${unknown}`,
+        `${unknown} is not a column of this account's contacts`,
+      );
+    }
+  }
+  return { age, gender, address, post_code, email, attributes };
 }
 
 function phoneNumber(input: ContactInput): string {
@@ -98,7 +115,8 @@ export class ContactsService {
   async create(wabaId: number, input: ContactInput): Promise<Contact> {
     const number = phoneNumber(input);
     return withTransaction(this.deps.pool, async (db) => {
-      const contact = await repo.insertContact(db, wabaId, { name: input.customer_name, number });
+      const details = await detailsOf(db, wabaId, input);
+      const contact = await repo.insertContact(db, wabaId, { name: input.customer_name, number, ...details });
       if (!contact) throw duplicate(await repo.findContactByNumber(db, wabaId, number), number);
       const tagged = await this.withFormTags(db, wabaId, contact, input.tags);
       // Last, as an import does: the total's row is held only until the commit, never while waiting for a tag
@@ -115,6 +133,7 @@ export class ContactsService {
         const contact = await repo.updateContact(db, wabaId, input.customer_id, {
           name: input.customer_name,
           number,
+          ...(await detailsOf(db, wabaId, input)),
         });
         if (!contact) throw notFound();
         return this.withFormTags(db, wabaId, contact, input.tags);

@@ -41,6 +41,7 @@ describe('POST /recipient/create/', () => {
       recipient_post_code: null,
       recipient_email: null,
       tags: [],
+      attributes: {},
       opted_out_at: null,
     });
     const uk = await create(headers, { customer_name: 'Grace', whatsapp_number: '0044 20 7946 0958' });
@@ -276,6 +277,69 @@ describe('GET /recipient/create/', () => {
     const paged = (await list(headers, '?search=person&page=2&page_size=10')).json();
     expect(paged.count).toBe(30);
     expect(paged.next).toBe('http://herald.test/recipient/create/?page=3&page_size=10&search=person');
+  });
+});
+
+describe('every column of a contact from the form', () => {
+  it('creates and edits e-mail, age, gender, address, post code and custom columns; absent keeps, empty clears', async () => {
+    const { headers } = await contactsUser(t, 'details@acme.test');
+    await importCsv(t, headers, 'name,number,loyalty_tier\nZ,+14155550299,silver\n', { tag: 'Seed' });
+    const created = await create(headers, {
+      customer_name: 'Ada',
+      whatsapp_number: '+14155550231',
+      email: ' Ada@Example.TEST ',
+      age: 36,
+      gender: 'female',
+      address: '12 St James Square',
+      post_code: 'SW1Y 4JH',
+      attributes: { loyalty_tier: 'gold' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      recipient_email: 'ada@example.test',
+      recipient_age: 36,
+      recipient_gender: 'female',
+      recipient_address: '12 St James Square',
+      recipient_post_code: 'SW1Y 4JH',
+      attributes: { loyalty_tier: 'gold' },
+    });
+    const id = created.json().id as number;
+
+    const updated = await update(headers, {
+      customer_id: id,
+      customer_name: 'Ada',
+      whatsapp_number: '+14155550231',
+      age: 37,
+      address: '',
+      attributes: { loyalty_tier: '' },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json()).toMatchObject({
+      recipient_email: 'ada@example.test',
+      recipient_age: 37,
+      recipient_gender: 'female',
+      recipient_address: null,
+      recipient_post_code: 'SW1Y 4JH',
+      attributes: {},
+    });
+  });
+
+  it('refuses a bad e-mail, an age out of range, a text too long and an unknown custom column, naming each', async () => {
+    const { headers } = await contactsUser(t, 'details-bad@acme.test');
+    const base = { customer_name: 'Bo', whatsapp_number: '+14155550241' };
+    for (const [payload, field] of [
+      [{ email: 'not-an-address' }, 'email'],
+      [{ age: 151 }, 'age'],
+      [{ age: 'ten' }, 'age'],
+      [{ gender: 'x'.repeat(51) }, 'gender'],
+      [{ attributes: { favourite_colour: 'blue' } }, 'attributes.favourite_colour'],
+    ] as const) {
+      const response = await create(headers, { ...base, ...payload });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    // Nothing half-written: no contact was created by any of them.
+    expect((await list(headers)).json().count).toBe(0);
   });
 });
 

@@ -1,4 +1,13 @@
-import { EMAIL_PATTERN, isSafeText, normalizePhoneNumber, UNSAFE_TEXT_RULE } from '@herald/contracts';
+import {
+  CONTACT_AGE_RULE,
+  CONTACT_EXTRA_LIMITS,
+  CONTACT_TEXT_LIMITS,
+  EMAIL_PATTERN,
+  isSafeText,
+  normalizePhoneNumber,
+  TAG_LIMITS,
+  UNSAFE_TEXT_RULE,
+} from '@herald/contracts';
 import type { PhoneCountry } from '@herald/contracts';
 import { REPLACEMENT_CHARACTER } from './csv-decoder';
 
@@ -7,15 +16,10 @@ const KNOWN_COLUMNS = ['name', 'number', 'age', 'gender', 'address', 'post_code'
 type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const ALIASES: Record<string, KnownColumn> = { whatsapp_number: 'number' };
 
-const MAX_LENGTH: Record<Exclude<KnownColumn, 'age' | 'number'>, number> = {
-  name: 200,
-  gender: 50,
-  address: 500,
-  post_code: 50,
-  email: 254,
-};
-const MAX_EXTRA_LENGTH = 1_000;
-const MAX_EXTRA_COLUMNS = 50;
+// The contact form's limits too: one set of rules for a contact, however it is written.
+const MAX_LENGTH: Record<Exclude<KnownColumn, 'age' | 'number'>, number> = CONTACT_TEXT_LIMITS;
+const MAX_EXTRA_LENGTH = CONTACT_EXTRA_LIMITS.length;
+const MAX_EXTRA_COLUMNS = CONTACT_EXTRA_LIMITS.columns;
 
 /** What a row holding U+FFFD is told: its bytes were no text in the encoding the file was read in. */
 export const UNREADABLE_TEXT_RULE =
@@ -53,8 +57,8 @@ export interface ImportRow {
 
 /** What separates a contact's tags in a tags column: a semicolon or a comma (the cell quoted). */
 export const TAG_SEPARATOR = /[;,]/;
-const MAX_TAG_LENGTH = 100;
-const MAX_TAGS_PER_CONTACT = 50;
+const MAX_TAG_LENGTH = TAG_LIMITS.length;
+const MAX_TAGS_PER_CONTACT = TAG_LIMITS.perContact;
 
 /** A tags cell's tags, and what is wrong with them, if anything. */
 function readTags(value: string): { tags: string[]; errors: string[] } {
@@ -175,7 +179,7 @@ export function validateRow(
   let age: number | null = null;
   if (rawAge) {
     age = /^\d{1,3}$/.test(rawAge) ? Number(rawAge) : NaN;
-    if (!(age >= 0 && age <= 150)) errors.push('age must be a whole number from 0 to 150');
+    if (!(age >= 0 && age <= 150)) errors.push(CONTACT_AGE_RULE);
   }
   const gender = text('gender');
   const address = text('address');

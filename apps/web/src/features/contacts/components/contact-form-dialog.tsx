@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import type { CountryCode } from 'libphonenumber-js';
-import type { Contact } from '@herald/contracts';
+import { CONTACT_AGE_RULE, CONTACT_BASE_COLUMNS, CONTACT_TEXT_LIMITS, type Contact } from '@herald/contracts';
 import {
   dangerButtonClass,
   primaryButtonClass,
@@ -14,7 +14,8 @@ import { ModalDialog } from '../../../components/modal-dialog';
 import { PhoneInput } from '../../../components/phone-input';
 import { errorText } from '../../../lib/error-text';
 import { fieldErrors } from '../../../lib/field-errors';
-import { useCreateContactMutation, useUpdateContactMutation } from '../api';
+import { useAppSelector } from '../../../lib/store-hooks';
+import { useCreateContactMutation, useGetContactColumnsQuery, useUpdateContactMutation } from '../api';
 import { TagChipsInput } from './tag-chips-input';
 
 /** The same words the server answers for the missing field (contracts' CustomerNameSchema and number). */
@@ -33,13 +34,38 @@ type ContactFormDialogProps = {
   onClose: () => void;
 };
 
-type Errors = { name?: string; number?: string; tags?: string; form?: string };
+type Errors = { name?: string; number?: string; tags?: string; form?: string } & Record<
+  string,
+  string | undefined
+>;
+
+/** The columns every contact has besides name and number, with their labels and the contact's values. */
+const DETAILS = [
+  { field: 'email', label: 'Email', value: (c?: Contact) => c?.recipient_email },
+  {
+    field: 'age',
+    label: 'Age',
+    value: (c?: Contact) => (c?.recipient_age == null ? '' : String(c.recipient_age)),
+  },
+  { field: 'gender', label: 'Gender', value: (c?: Contact) => c?.recipient_gender },
+  { field: 'address', label: 'Address', value: (c?: Contact) => c?.recipient_address },
+  { field: 'post_code', label: 'Post Code', value: (c?: Contact) => c?.recipient_post_code },
+] as const;
+type DetailField = (typeof DETAILS)[number]['field'];
+
+/** The age as sent: null for none, a number, or undefined when it is no whole number from 0 to 150. */
+function ageOf(text: string): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return /^\d{1,3}$/.test(trimmed) && Number(trimmed) <= 150 ? Number(trimmed) : undefined;
+}
 
 /**
  * Contact form: Name and WhatsApp Number, in add mode (POST /recipient/create/) or edit mode
- * (PUT /meta/customer/), with the contact's tags. An empty field is named under it instead of
- * nothing happening; the server's refusals (invalid number, number already taken) are shown under the field
- * they concern.
+ * (PUT /meta/customer/), with the contact's tags and, under 'More details', every other column: e-mail, age,
+ * gender, address, post code and the account's custom columns (an import's extra columns). An empty field is
+ * named under it instead of nothing happening; the server's refusals (invalid number, number already taken, an
+ * e-mail that is none) are shown under the field they concern.
  */
 export function ContactFormDialog({
   contact,
@@ -51,6 +77,19 @@ export function ContactFormDialog({
   const [name, setName] = useState(contact?.recipient_name ?? '');
   const [number, setNumber] = useState(contact?.whatsapp_number ?? '');
   const [tags, setTags] = useState(() => contact?.tags.map((tag) => tag.tag_name) ?? []);
+  const [details, setDetails] = useState<Record<DetailField, string>>(
+    () =>
+      Object.fromEntries(DETAILS.map((d) => [d.field, d.value(contact) ?? ''])) as Record<
+        DetailField,
+        string
+      >,
+  );
+  const [custom, setCustom] = useState<Record<string, string>>(() => ({ ...contact?.attributes }));
+  const wabaId = useAppSelector((state) => state.waba.selectedWabaAccount?.waba_id ?? null);
+  const columns = useGetContactColumnsQuery(wabaId).data;
+  const customColumns = (Array.isArray(columns) ? columns : []).filter(
+    (column) => !(CONTACT_BASE_COLUMNS as readonly string[]).includes(column),
+  );
   const [errors, setErrors] = useState<Errors>({});
   const [createContact, creating] = useCreateContactMutation();
   const [updateContact, updating] = useUpdateContactMutation();
@@ -60,14 +99,36 @@ export function ContactFormDialog({
     event.preventDefault();
     if (busy) return;
     const customerName = name.trim();
-    if (!customerName || !number) {
+    const age = ageOf(details.age);
+    if (!customerName || !number || age === undefined) {
       setErrors({
         ...(customerName ? {} : { name: NAME_REQUIRED }),
         ...(number ? {} : { number: NUMBER_REQUIRED }),
+        ...(age === undefined ? { age: CONTACT_AGE_RULE } : {}),
       });
       return;
     }
-    const body = { customer_name: customerName, whatsapp_number: number, tags };
+    // Only what the user changed (every filled field of a new contact): the server keeps what is not sent.
+    const original = (field: DetailField) =>
+      (DETAILS.find((d) => d.field === field)!.value(contact) ?? '').trim();
+    const changed = DETAILS.map((d) => d.field).filter((field) => details[field].trim() !== original(field));
+    const changedColumns = customColumns.filter(
+      (column) => (custom[column] ?? '').trim() !== (contact?.attributes?.[column] ?? ''),
+    );
+    const body = {
+      customer_name: customerName,
+      whatsapp_number: number,
+      tags,
+      ...Object.fromEntries(
+        changed.map((field) => [field, field === 'age' ? age : details[field].trim() || null]),
+      ),
+      // An emptied custom column is cleared.
+      ...(changedColumns.length > 0 && {
+        attributes: Object.fromEntries(
+          changedColumns.map((column) => [column, custom[column]?.trim() ?? '']),
+        ),
+      }),
+    };
     try {
       if (contact) {
         await updateContact({ customer_id: contact.id, ...body }).unwrap();
@@ -81,10 +142,14 @@ export function ContactFormDialog({
       console.error('Saving the contact failed', failure);
       const byField = fieldErrors(failure);
       const tagError = Object.entries(byField).find(([field]) => /^(tags|\d+)$/.test(field))?.[1];
-      const forFields = { name: byField.customer_name, number: byField.whatsapp_number, tags: tagError };
-      setErrors(
-        forFields.name || forFields.number || forFields.tags ? forFields : { form: errorText(failure) },
-      );
+      const forFields: Errors = {
+        name: byField.customer_name,
+        number: byField.whatsapp_number,
+        tags: tagError,
+        ...Object.fromEntries(DETAILS.map((d) => [d.field, byField[d.field]])),
+        ...Object.fromEntries(customColumns.map((column) => [column, byField[`attributes.${column}`]])),
+      };
+      setErrors(Object.values(forFields).some(Boolean) ? forFields : { form: errorText(failure) });
     }
   }
 
@@ -122,6 +187,48 @@ export function ContactFormDialog({
             setErrors(({ tags: _cleared, ...rest }) => rest);
           }}
         />
+        <details
+          className="rounded-lg border border-slate-200 px-3 py-2"
+          // Open at once when a detail was refused, so its message is seen.
+          open={DETAILS.some((d) => errors[d.field]) || customColumns.some((c) => errors[c]) || undefined}
+        >
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">More details</summary>
+          <div className="mt-3 grid gap-3 sm:grid-cols-2">
+            {DETAILS.map((detail) => (
+              <FormField
+                key={detail.field}
+                label={detail.label}
+                name={detail.field}
+                autoComplete="off"
+                inputMode={
+                  detail.field === 'age' ? 'numeric' : detail.field === 'email' ? 'email' : undefined
+                }
+                maxLength={detail.field === 'age' ? 3 : CONTACT_TEXT_LIMITS[detail.field]}
+                value={details[detail.field]}
+                error={errors[detail.field]}
+                onChange={(event) => {
+                  const value = event.target.value;
+                  setDetails((previous) => ({ ...previous, [detail.field]: value }));
+                  setErrors(({ [detail.field]: _cleared, ...rest }) => rest);
+                }}
+              />
+            ))}
+            {customColumns.map((column) => (
+              <FormField
+                key={column}
+                label={column}
+                autoComplete="off"
+                value={custom[column] ?? ''}
+                error={errors[column]}
+                onChange={(event) => {
+                  const value = event.target.value;
+                  setCustom((previous) => ({ ...previous, [column]: value }));
+                  setErrors(({ [column]: _cleared, ...rest }) => rest);
+                }}
+              />
+            ))}
+          </div>
+        </details>
         <div className="flex items-center gap-2 pt-2">
           {contact && onDelete ? (
             <button

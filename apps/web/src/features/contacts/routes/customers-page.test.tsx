@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
-import type { Contact } from '@herald/contracts';
+import { CONTACT_BASE_COLUMNS, type Contact } from '@herald/contracts';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import type { PreloadedState } from '../../../lib/store';
@@ -53,6 +53,8 @@ function contactsServer(
   return stubFetch((request) => {
     const url = new URL(request.url);
     if (pathOf(request) === '/recipient/tags/') return json([{ id: 7, name: 'VIP', count: 12 }]);
+    // The contact form's columns: the base ones and one custom column an import made.
+    if (pathOf(request) === '/recipient/cols') return json([...CONTACT_BASE_COLUMNS, 'loyalty_tier']);
     // The header's Customers badge: a read, not one of this test's writes.
     if (pathOf(request) === '/dashboard/header')
       return json({ contacts: contacts.length, events: [], unread: 0 });
@@ -340,6 +342,64 @@ describe('Add and edit a contact', () => {
       customer_name: 'Ada King',
       whatsapp_number: '+14155550123',
       tags: ['VIP', 'London'],
+    });
+  });
+
+  it('edits every other column under More details, custom ones included, and sends only what changed', async () => {
+    const rows: Contact[] = [
+      {
+        ...ada,
+        recipient_email: 'ada@example.test',
+        recipient_age: 36,
+        attributes: { loyalty_tier: 'gold' },
+      },
+    ];
+    let answer: Response | null = json(
+      { errors: [{ field: 'email', message: 'email is not a valid e-mail address' }], message: 'Invalid' },
+      400,
+    );
+    const fetch = contactsServer(rows, async () => {
+      if (answer) {
+        const refused = answer;
+        answer = null;
+        return refused;
+      }
+      return json(rows[0]);
+    });
+    renderRoute('/customers', { preloadedState: withAccount });
+    await screen.findByText('Ada Lovelace');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Ada Lovelace' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Contact' });
+    fireEvent.click(within(dialog).getByText('More details'));
+    const field = (label: string) => within(dialog).getByLabelText(label) as HTMLInputElement;
+    expect(field('Email').value).toBe('ada@example.test');
+    expect(field('Age').value).toBe('36');
+    expect(((await within(dialog).findByLabelText('loyalty_tier')) as HTMLInputElement).value).toBe('gold');
+
+    // An age that is none is named before anything is sent.
+    fireEvent.change(field('Age'), { target: { value: 'old' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update Contact' }));
+    expect(await within(dialog).findByText('age must be a whole number from 0 to 150')).toBeTruthy();
+    expect(fetch.requests().some((r) => r.method === 'PUT')).toBe(false);
+
+    fireEvent.change(field('Age'), { target: { value: '37' } });
+    fireEvent.change(field('Email'), { target: { value: 'not-an-address' } });
+    fireEvent.change(field('Post Code'), { target: { value: 'NW1 6XE' } });
+    fireEvent.change(field('loyalty_tier'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update Contact' }));
+    // The server's refusal is shown under the field it names.
+    expect(await within(dialog).findByText('email is not a valid e-mail address')).toBeTruthy();
+    const [put] = fetch.requests().filter((r) => r.method === 'PUT');
+    expect(await bodyOf(put)).toEqual({
+      customer_id: 1,
+      customer_name: 'Ada Lovelace',
+      whatsapp_number: '+14155550123',
+      tags: ['VIP', 'London'],
+      email: 'not-an-address',
+      age: 37,
+      post_code: 'NW1 6XE',
+      attributes: { loyalty_tier: '' },
     });
   });
 
