@@ -18,17 +18,22 @@ describe('normalizePhoneNumber', () => {
   });
 
   it.each([
-    ['', 'empty'],
-    ['abc', 'letters'],
-    ['+1415555', 'too short for its country'],
-    ['+1415555012345678', 'longer than E.164 allows'],
-    ['020 7946 0958', 'a national number: no country code'],
-    ['4155550123', 'a US national number read as country code 4'],
-    ['+999123456789', 'no such country code'],
-    ['+1 415 555 0123 ext 4', 'an extension'],
-    ['++14155550123', 'two plus signs'],
-  ])('refuses %j (%s)', (input) => {
-    expect(normalizePhoneNumber(input)).toEqual({ ok: false, message: PHONE_NUMBER_MESSAGE });
+    ['', PHONE_NUMBER_MESSAGE],
+    ['abc', PHONE_NUMBER_MESSAGE],
+    ['+1415555', 'The number is too short for a United States number (+1)'],
+    ['+1415555012345678', 'The number is too long: a phone number has at most 15 digits'],
+    [
+      '020 7946 0958',
+      'A number starting with 0 needs its country: write it with its country code, e.g. +44 20 7946 0958',
+    ],
+    // A US national number read as country code 41 (no country given): its length is wrong for that country.
+    ['4155550123', 'The number is too short for a Switzerland number (+41)'],
+    ['+999123456789', 'No country uses the calling code +999'],
+    ['+442079460', 'This is not a valid United Kingdom number (+44)'],
+    ['+1 415 555 0123 ext 4', PHONE_NUMBER_MESSAGE],
+    ['++14155550123', PHONE_NUMBER_MESSAGE],
+  ])('refuses %j, saying why: %s', (input, message) => {
+    expect(normalizePhoneNumber(input)).toEqual({ ok: false, message });
   });
 });
 

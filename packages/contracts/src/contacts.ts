@@ -1,4 +1,9 @@
-import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
+import {
+  getCountryCallingCode,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+} from 'libphonenumber-js';
 import type { CountryCode } from 'libphonenumber-js';
 import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { z } from 'zod';
@@ -18,6 +23,10 @@ export const IMPORT_MESSAGES = {
 } as const;
 
 export const PHONE_NUMBER_MESSAGE = 'Enter a valid WhatsApp number with its country code, e.g. +14155550123';
+/** A number starting with 0 and no country to read it in. */
+export const NATIONAL_NUMBER_MESSAGE =
+  'A number starting with 0 needs its country: write it with its country code, e.g. +44 20 7946 0958';
+export const TOO_MANY_DIGITS_MESSAGE = 'The number is too long: a phone number has at most 15 digits';
 
 /** The columns every contact has, as GET /recipient/cols names them (template variables). */
 export const CONTACT_BASE_COLUMNS = [
@@ -42,6 +51,45 @@ export const CONTACT_TEXT_LIMITS = {
 export const CONTACT_EXTRA_LIMITS = { length: 1_000, columns: 50 } as const;
 export const CONTACT_AGE_RULE = 'age must be a whole number from 0 to 150';
 
+/** "United Kingdom" for GB; the code itself where the runtime has no region names. */
+function countryName(code: CountryCode): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** The country a calling code names first ('44' → GB), as libphonenumber's metadata orders them. */
+function mainCountry(callingCode: string): CountryCode | undefined {
+  const mains = phoneMetadata.country_calling_codes as Record<string, string[] | undefined>;
+  return mains[callingCode]?.[0] as CountryCode | undefined;
+}
+
+/**
+ * Why a number with its country code ('+447911' …) or in `country`'s national form is no WhatsApp number, in plain
+ * words: too short or too long for its country, no such country code, or not a number that country uses.
+ */
+function phoneProblem(text: string, country?: CountryCode): string {
+  const length = country
+    ? validatePhoneNumberLength(text, { defaultCountry: country })
+    : validatePhoneNumberLength(text);
+  if (length === 'INVALID_COUNTRY' || length === 'NOT_A_NUMBER') {
+    const code = /^\+(\d{1,3})/.exec(text)?.[1];
+    return code && !country ? `No country uses the calling code +${code}` : PHONE_NUMBER_MESSAGE;
+  }
+  const parsed = parsePhoneNumberFromString(text, country ? { defaultCountry: country } : {});
+  const callingCode = parsed?.countryCallingCode ?? (country ? getCountryCallingCode(country) : undefined);
+  const where = parsed?.country ?? country ?? (callingCode ? mainCountry(callingCode) : undefined);
+  const kind = where ? ` for a ${countryName(where)} number (+${getCountryCallingCode(where)})` : '';
+  if (length === 'TOO_SHORT') return `The number is too short${kind}`;
+  if (length === 'TOO_LONG') return `The number is too long${kind}`;
+  if (length === 'INVALID_LENGTH') return `The number has the wrong number of digits${kind}`;
+  return where
+    ? `This is not a valid ${countryName(where)} number (+${getCountryCallingCode(where)})`
+    : PHONE_NUMBER_MESSAGE;
+}
+
 export type PhoneNumberResult = { ok: true; e164: string } | { ok: false; message: string };
 
 /**
@@ -60,6 +108,7 @@ export function normalizePhoneNumber(input: string, defaultCountry?: CountryCode
   if (/^\+\d+$/.test(compact)) international = compact;
   else if (/^00\d+$/.test(compact)) international = `+${compact.slice(2)}`;
   else if (/^[1-9]\d*$/.test(compact)) international = `+${compact}`;
+  else if (/^0[1-9]\d*$/.test(compact)) return { ok: false, message: NATIONAL_NUMBER_MESSAGE };
   else return { ok: false, message: PHONE_NUMBER_MESSAGE };
   // E.164 allows at most 15 digits; refusing longer strings early also bounds the parser's work.
   const parsed =
@@ -68,14 +117,15 @@ export function normalizePhoneNumber(input: string, defaultCountry?: CountryCode
       : parsePhoneNumberFromString(international, { extract: false });
   if (parsed?.isValid()) return { ok: true, e164: parsed.number };
   if (defaultCountry && /^[1-9]\d*$/.test(compact)) return nationalNumber(compact, defaultCountry);
-  return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  if (international.length > 16) return { ok: false, message: TOO_MANY_DIGITS_MESSAGE };
+  return { ok: false, message: phoneProblem(international) };
 }
 
 /** Digits read as a number of `country` ('0151 12340016' in DE); bounded like an international one. */
 function nationalNumber(digits: string, country: CountryCode): PhoneNumberResult {
-  if (digits.length > 17) return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  if (digits.length > 17) return { ok: false, message: TOO_MANY_DIGITS_MESSAGE };
   const parsed = parsePhoneNumberFromString(digits, { defaultCountry: country, extract: false });
-  if (!parsed?.isValid()) return { ok: false, message: PHONE_NUMBER_MESSAGE };
+  if (!parsed?.isValid()) return { ok: false, message: phoneProblem(digits, country) };
   return { ok: true, e164: parsed.number };
 }
 

@@ -3,7 +3,6 @@ import {
   DEFAULT_COUNTRY_MESSAGE,
   DefaultCountrySchema,
   normalizePhoneNumber,
-  PHONE_NUMBER_MESSAGE,
   phoneNumberCountry,
 } from './contacts';
 
@@ -22,12 +21,17 @@ describe('normalizePhoneNumber with a default country (national numbers)', () =>
   });
 
   it.each([
-    ['0151 12340016', undefined],
-    ['0123', 'GB'],
-    ['0151 1234001612345678', 'DE'],
-    ['020 7946 0958', 'US'],
-  ] as const)('refuses %j in %s', (input, country) => {
-    expect(normalizePhoneNumber(input, country)).toEqual({ ok: false, message: PHONE_NUMBER_MESSAGE });
+    [
+      '0151 12340016',
+      undefined,
+      'A number starting with 0 needs its country: write it with its country code, e.g. +44 20 7946 0958',
+    ],
+    ['0123', 'GB', 'The number is too short for a United Kingdom number (+44)'],
+    ['07911 55512', 'GB', 'This is not a valid United Kingdom number (+44)'],
+    ['0151 1234001612345678', 'DE', 'The number is too long: a phone number has at most 15 digits'],
+    ['020 7946 0958', 'US', 'The number is too long for a United States number (+1)'],
+  ] as const)('refuses %j in %s, saying why', (input, country, message) => {
+    expect(normalizePhoneNumber(input, country)).toEqual({ ok: false, message });
   });
 });
 

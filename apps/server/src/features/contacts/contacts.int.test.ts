@@ -55,6 +55,16 @@ describe('POST /recipient/create/', () => {
       expect(response.statusCode, number).toBe(400);
       expect(response.json().errors[0].field).toBe('whatsapp_number');
     }
+    // Said in plain words: what is wrong with the number, for which country.
+    const short = await create(headers, {
+      customer_name: 'X',
+      whatsapp_number: '07911 1',
+      default_country: 'GB',
+    });
+    expect(short.json().errors[0]).toEqual({
+      field: 'whatsapp_number',
+      message: 'The number is too short for a United Kingdom number (+44)',
+    });
   });
 
   it('answers 400 naming each missing field', async () => {

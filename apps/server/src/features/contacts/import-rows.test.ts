@@ -77,7 +77,7 @@ describe('validateRow', () => {
     expect(validateRow(['', '12', '-1', 'm', '', '', 'not-mail'], FULL)).toEqual({
       errors: [
         'name is required',
-        "number '12' is not valid: Enter a valid WhatsApp number with its country code, e.g. +14155550123",
+        "number '12' is not valid: The number is too short",
         'age must be a whole number from 0 to 150',
         "email 'not-mail' is not a valid e-mail address",
       ],
