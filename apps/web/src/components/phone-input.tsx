@@ -46,13 +46,17 @@ function toE164(digits: string, country: CountryCode): string {
 }
 
 /**
- * The country to show for a number of `callingCode`: the number's own country when it is complete and valid
- * (a Jersey or Canadian number shows JE or CA); else `preferred` when it shares the code (the user chose it);
- * otherwise the code's main country ('+44' → United Kingdom, not Guernsey; '+1' → United States).
+ * The country to show for a number of `callingCode`: a complete North American (+1) number's own country
+ * (Canada and the Caribbean are countries of their own, priced apart); else `preferred` when it shares the code
+ * (the user or the business chose it); otherwise the code's main country. So every +44 number shows the United
+ * Kingdom, though libphonenumber files some mobile ranges under Guernsey, Jersey or the Isle of Man, which share
+ * the UK's numbering plan.
  */
 function countryFor(callingCode: string, national: string, preferred: CountryCode): CountryCode | undefined {
-  const parsed = national ? parsePhoneNumberFromString(`+${callingCode}${national}`) : undefined;
-  if (parsed?.isValid() && parsed.country) return parsed.country;
+  if (callingCode === '1' && national) {
+    const parsed = parsePhoneNumberFromString(`+${callingCode}${national}`);
+    if (parsed?.isValid() && parsed.country) return parsed.country;
+  }
   if (getCountryCallingCode(preferred) === callingCode) return preferred;
   const mains = phoneMetadata.country_calling_codes as Record<string, string[] | undefined>;
   return mains[callingCode]?.[0] as CountryCode | undefined;

@@ -69,6 +69,8 @@ const COLUMNS: readonly Column[] = [
         <TemplateLifecycleNotes item={item} />
       </>
     ),
+    // Meta's notes wrap under the badge rather than widening the table past its Actions column.
+    className: 'max-w-[12rem] px-3 py-3 break-words whitespace-normal text-slate-700',
   },
   { header: 'Rejected Reason', cell: (item) => <TemplateRejection item={item} /> },
   {
