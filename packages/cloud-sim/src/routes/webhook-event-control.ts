@@ -68,7 +68,9 @@ export function registerWebhookEventControlRoutes(app: FastifyInstance, ctx: San
         userId: bsuid(params, 'user_id'),
         newNumber: digits(params, 'new_number'),
         newUserId: bsuid(params, 'new_user_id'),
-        template: template ? { id: template.id, name: template.name, language: template.language } : null,
+        template: template
+          ? { id: template.id, name: template.name, language: template.language, category: template.category }
+          : null,
         now: new Date(),
       });
     } catch (error) {

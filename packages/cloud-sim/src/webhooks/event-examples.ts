@@ -18,7 +18,7 @@ export interface ExampleContext {
   /** The user's new number (user_changed_number) or BSUID (user_changed_user_id). */
   newNumber: string | null;
   newUserId: string | null;
-  template: { id: string; name: string; language: string } | null;
+  template: { id: string; name: string; language: string; category?: string } | null;
   now: Date;
 }
 
@@ -100,9 +100,16 @@ const templateFields = (c: ExampleContext) => {
   };
 };
 
+// Since 2026 every status notification names the template's category (Meta's reference, Apr 2026).
 const templateStatus = (event: string, extra: object = {}): WebhookExample => ({
   field: 'message_template_status_update',
-  value: (c) => ({ event, ...templateFields(c), reason: null, ...extra }),
+  value: (c) => ({
+    event,
+    ...templateFields(c),
+    reason: null,
+    ...(templateOf(c).category && { message_template_category: templateOf(c).category }),
+    ...extra,
+  }),
 });
 
 const categoryUpdate = (categories: (c: ExampleContext) => object): WebhookExample => ({

@@ -8,6 +8,7 @@ const template = (status: MessageTemplate['status'], rejectedReason: MessageTemp
     wabaId: '102290129340398',
     name: 'summer_sale',
     language: 'en_US',
+    category: 'MARKETING',
     status,
     rejectedReason,
   }) as MessageTemplate;
@@ -29,6 +30,7 @@ describe('templateStatusPayload', () => {
                 message_template_id: 594425479261596,
                 message_template_name: 'summer_sale',
                 message_template_language: 'en_US',
+                message_template_category: 'MARKETING',
                 reason: 'INVALID_FORMAT',
               },
               field: 'message_template_status_update',

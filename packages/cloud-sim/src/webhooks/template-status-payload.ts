@@ -33,6 +33,8 @@ export function templateStatusPayload(
               message_template_id: Number(template.id),
               message_template_name: template.name,
               message_template_language: template.language,
+              // Named in every status notification since 2026 (Meta's reference, Apr 2026).
+              message_template_category: template.category,
               // Meta's reference: NONE "indicates template was paused".
               reason: template.status === 'REJECTED' ? template.rejectedReason : paused ? 'NONE' : null,
               ...(template.status === 'DISABLED'

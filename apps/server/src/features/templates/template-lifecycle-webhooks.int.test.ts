@@ -197,6 +197,12 @@ describe('message_template_status_update', () => {
     expect((await listed(target.id)).list.template_limit_exceeded_at).toBeNull();
   });
 
+  it('takes the category Meta names in a status notification (approved under another category)', async () => {
+    const target = await template('lc_approved_as', 'PENDING', 'UTILITY');
+    await statusUpdate(target, 'APPROVED', { reason: 'NONE', message_template_category: 'MARKETING' });
+    expect(await detail(target.id)).toMatchObject({ status: 'APPROVED', category: 'MARKETING' });
+  });
+
   it('an event Herald does not know is stored and changes nothing', async () => {
     const target = await template('lc_unknown');
     const before = await detail(target.id);

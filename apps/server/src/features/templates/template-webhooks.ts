@@ -1,9 +1,12 @@
+import { TEMPLATE_CATEGORIES } from '@herald/contracts';
 import type { PoolClient } from 'pg';
 import type { WebhookChange, WebhookHandler } from '../webhooks/index';
 
 interface StatusUpdate {
   event?: string;
   message_template_id?: number | string;
+  /** The template's category as Meta has it now (in every status notification since 2026). */
+  message_template_category?: string;
   reason?: string | null;
   rejection_info?: { reason?: string | null; recommendation?: string | null } | null;
 }
@@ -108,6 +111,14 @@ export const applyTemplateStatusUpdate: WebhookHandler = async (client, change) 
   }
   if (update.message_template_id === undefined) return;
   await APPLY[update.event]?.(client, change, update);
+  // Meta may approve a template under another category than asked, or have changed it since: its word holds.
+  const category = update.message_template_category?.toUpperCase();
+  if (category && (TEMPLATE_CATEGORIES as readonly string[]).includes(category)) {
+    await client.query(
+      `update templates t set category = $3, updated_at = now() ${MATCH} and t.category is distinct from $3`,
+      [...keyOf(change, update), category],
+    );
+  }
   // A template Meta reinstates or approves again is no longer at risk: its FLAGGED warning goes.
   if (update.event === 'REINSTATED' || update.event === 'APPROVED') {
     await client.query(
