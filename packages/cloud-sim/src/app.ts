@@ -2,11 +2,11 @@ import { dirname } from 'node:path';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { authenticate } from './auth';
+import { authenticate, visibleNodeType } from './auth';
 import { CallLog } from './call-log';
 import { type LogStream, sandboxLoggerOptions } from './logger-options';
 import type { SandboxConfig, SandboxContext } from './context';
-import { GraphError, graphErrorBody, unknownError, unsupportedRequest } from './errors';
+import { GraphError, graphErrorBody, nonexistingField, unknownError, unsupportedRequest } from './errors';
 import { registerBsuidControlRoutes } from './routes/bsuid-control';
 import { registerControlAccess } from './control-access';
 import { registerControlRoutes } from './routes/control';
@@ -231,11 +231,14 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const id = path.split('/').filter(Boolean)[0] ?? '';
+    const [id = '', edge] = path.split('/').filter(Boolean);
     // Graph checks the token before it looks the object up.
     const error = (() => {
       try {
-        authenticate(request, ctx.state);
+        const token = authenticate(request, ctx.state);
+        // A node the token sees, read through an edge it does not have: Graph takes the edge for a field.
+        const nodeType = visibleNodeType(token, ctx.state, id);
+        if (request.method === 'GET' && edge && nodeType) return nonexistingField(edge, nodeType);
         return unsupportedRequest(request.method, id);
       } catch (e) {
         return e as GraphError;

@@ -55,3 +55,15 @@ export function grantedPhoneNumber(
   if (!phone || !token.wabaIds.includes(phone.wabaId)) throw unsupportedRequest(method, id);
   return phone;
 }
+
+/**
+ * Graph's node type of an id the token may see (a WhatsApp Business Account or one of its numbers), as its
+ * errors name it; undefined for any other id.
+ */
+export function visibleNodeType(token: AccessToken, state: SandboxState, id: string): string | undefined {
+  const waba = state.findWaba(id);
+  if (waba && token.wabaIds.includes(waba.id)) return 'WhatsAppBusinessAccount';
+  const phone = state.findPhoneNumber(id);
+  if (phone && token.wabaIds.includes(phone.wabaId)) return 'WhatsAppBusinessPhoneNumber';
+  return undefined;
+}

@@ -89,6 +89,15 @@ export function unsupportedRequest(method: string, id: string): GraphError {
   );
 }
 
+/** A GET of an edge a node does not have (Graph reads it as a field of that node). */
+export function nonexistingField(field: string, nodeType: string): GraphError {
+  return new GraphError(
+    400,
+    100,
+    `(#100) Tried accessing nonexisting field (${field}) on node type (${nodeType})`,
+  );
+}
+
 export function invalidParameter(details: string): GraphError {
   return new GraphError(400, 100, `(#100) Invalid parameter: ${details}`, { details });
 }

@@ -89,12 +89,24 @@ describe('unknown objects and routes', () => {
     );
   });
 
-  it('answers an unknown edge with the same error after checking the token', async () => {
+  it('reads an unknown edge of a node the token sees as Graph does: a nonexisting field, after checking the token', async () => {
     const unauthenticated = await call(url, `/v21.0/${account.waba_id}/no_such_edge`);
     expect(unauthenticated.status).toBe(401);
     const res = await call(url, `/v21.0/${account.waba_id}/no_such_edge`, { token: account.token });
-    expectMetaError(res.body, 100, 33);
-    expect(res.body.error.message).toContain(`Object with ID '${account.waba_id}'`);
+    expect(res.status).toBe(400);
+    expectMetaError(res.body, 100);
+    expect(res.body.error).toMatchObject({
+      type: 'OAuthException',
+      message:
+        '(#100) Tried accessing nonexisting field (no_such_edge) on node type (WhatsAppBusinessAccount)',
+    });
+    const phone = await call(url, `/v21.0/${account.phone_number_id}/no_such_edge`, { token: account.token });
+    expect(phone.body.error.message).toBe(
+      '(#100) Tried accessing nonexisting field (no_such_edge) on node type (WhatsAppBusinessPhoneNumber)',
+    );
+    // Another customer's id, or one that does not exist, still answers as unknown (subcode 33).
+    const unknown = await call(url, '/v21.0/123456789012345/no_such_edge', { token: account.token });
+    expectMetaError(unknown.body, 100, 33);
   });
 });
 

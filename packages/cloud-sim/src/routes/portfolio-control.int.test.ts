@@ -308,6 +308,7 @@ describe('a template paused mid-broadcast', () => {
       message_template_id: Number(id),
       message_template_name: 'order_update',
       message_template_language: 'en_US',
+      message_template_category: 'UTILITY',
       reason: 'NONE',
       other_info: { title: 'FIRST_PAUSE', description: expect.stringContaining('paused') },
     });

@@ -13,12 +13,16 @@ let url: string;
 let receiver: WebhookReceiver;
 let account: SignedUp;
 
+// Long enough that a read right after creating still finds the template PENDING on a loaded machine (at 50 ms
+// the verdict sometimes came first); short enough to keep the file quick.
+const REVIEW_DELAY_MS = 500;
+
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   sandbox = await startSandbox({
     port: 0,
     appSecret: SECRET,
-    reviewDelayMs: 50,
+    reviewDelayMs: REVIEW_DELAY_MS,
     webhookUrl: receiver.url,
     webhookRetryBaseMs: 50,
   });
@@ -35,7 +39,7 @@ beforeEach(async () => {
   await call(url, '/__sandbox/config', {
     method: 'POST',
     json: {
-      review_delay_ms: 50,
+      review_delay_ms: REVIEW_DELAY_MS,
       webhook_url: receiver.url,
       webhook_retry_base_ms: 50,
       webhook_max_attempts: 5,
@@ -98,6 +102,7 @@ describe('automatic review', () => {
                 message_template_id: Number(id),
                 message_template_name: 'summer_sale',
                 message_template_language: 'en_US',
+                message_template_category: 'MARKETING',
                 reason: null,
               },
               field: 'message_template_status_update',
