@@ -57,12 +57,14 @@ describe('PhoneInput', () => {
     expect(input.value).toBe('020 7946 0958');
   });
 
-  it('removes a digit when backspace only removed a formatting character', () => {
+  it('removes the digit before a formatting character on backspace, not only the character', () => {
     const { input, onChange } = renderInput('+14155550123');
     expect(input.value).toBe('(415) 555-0123');
-    fireEvent.change(input, { target: { value: '(415' } });
-    fireEvent.change(input, { target: { value: '(415' } });
-    expect(onChange).toHaveBeenLastCalledWith('+141');
+    // The caret just after ')': the library handles Backspace on keydown, so the ')' cannot come straight back.
+    input.setSelectionRange(5, 5);
+    fireEvent.keyDown(input, { key: 'Backspace', keyCode: 8 });
+    expect(onChange).toHaveBeenLastCalledWith('+1415550123');
+    expect(input.value).toBe('(415) 550-123');
   });
 
   it('keeps a + typed key by key until its country code is complete (keyboard entry)', () => {
@@ -96,6 +98,16 @@ describe('PhoneInput', () => {
     expect(renderInput('+441534123456').country.value).toBe('GB');
     cleanup();
     expect(renderInput('+14165550123').country.value).toBe('CA');
+  });
+
+  it('shows GB for a stored number in a range libphonenumber files under Guernsey', () => {
+    // The library alone would pick GG for 07911 7… (libphonenumber's country for it): the wrapper shows GB.
+    const { input, country, onChange } = renderInput('+447911700123');
+    expect(country.value).toBe('GB');
+    expect(input.value).toBe('07911 700123');
+    fireEvent.change(input, { target: { value: '07911 700124' } });
+    expect(country.value).toBe('GB');
+    expect(onChange).toHaveBeenLastCalledWith('+447911700124');
   });
 
   it('reads a number written the national way in the default country', () => {

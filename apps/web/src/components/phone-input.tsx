@@ -1,11 +1,8 @@
-import { useId, useMemo, useState } from 'react';
-import {
-  AsYouType,
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-} from 'libphonenumber-js';
-import type { CountryCode } from 'libphonenumber-js';
+import { useId, useState } from 'react';
+import type { ChangeEvent, FocusEventHandler, InputHTMLAttributes, Ref } from 'react';
+import PhoneNumberInput from 'react-phone-number-input';
+import type { Country } from 'react-phone-number-input';
+import { AsYouType, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 import phoneMetadata from 'libphonenumber-js/metadata.min.json';
 import { ChevronDownIcon } from './icons';
 
@@ -13,82 +10,113 @@ import { ChevronDownIcon } from './icons';
 const PHONE_DIGIT_CAP = 15;
 
 /** The country the phone input starts with. */
-const DEFAULT_PHONE_COUNTRY: CountryCode = 'US';
-
-type CountryOption = { code: CountryCode; name: string; callingCode: string };
-
-let countryOptions: CountryOption[] | undefined;
-
-/** Every country libphonenumber-js knows, by English name. Built once, on first use. */
-function allCountries(): CountryOption[] {
-  if (!countryOptions) {
-    const names = new Intl.DisplayNames(['en'], { type: 'region' });
-    countryOptions = getCountries()
-      .map((code) => ({
-        code,
-        name: names.of(code) ?? code,
-        callingCode: getCountryCallingCode(code),
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-  }
-  return countryOptions;
-}
-
-/** The digits of the national number that still fit under the cap for `country`. */
-function capDigits(digits: string, country: CountryCode): string {
-  return digits.slice(0, PHONE_DIGIT_CAP - getCountryCallingCode(country).length);
-}
-
-/** The number in E.164 ('' when no digit was typed). Partial numbers keep their digits as typed. */
-function toE164(digits: string, country: CountryCode): string {
-  if (!digits) return '';
-  return parsePhoneNumberFromString(digits, country)?.number ?? `+${getCountryCallingCode(country)}${digits}`;
-}
+const DEFAULT_PHONE_COUNTRY: Country = 'US';
 
 /**
- * The country to show for a number of `callingCode`: a complete North American (+1) number's own country
+ * The country to show for `e164` (complete or partial): a complete North American (+1) number's own country
  * (Canada and the Caribbean are countries of their own, priced apart); else `preferred` when it shares the code
  * (the user or the business chose it); otherwise the code's main country. So every +44 number shows the United
- * Kingdom, though libphonenumber files some mobile ranges under Guernsey, Jersey or the Isle of Man, which share
- * the UK's numbering plan.
+ * Kingdom, though libphonenumber (and so the library's own pick) files some mobile ranges under Guernsey,
+ * Jersey or the Isle of Man, which share the UK's numbering plan.
  */
-function countryFor(callingCode: string, national: string, preferred: CountryCode): CountryCode | undefined {
-  if (callingCode === '1' && national) {
-    const parsed = parsePhoneNumberFromString(`+${callingCode}${national}`);
+function countryFor(e164: string, preferred: Country): Country | undefined {
+  const typer = new AsYouType();
+  typer.input(e164);
+  const callingCode = typer.getCallingCode();
+  if (!callingCode) return undefined;
+  if (callingCode === '1') {
+    const parsed = parsePhoneNumberFromString(e164);
     if (parsed?.isValid() && parsed.country) return parsed.country;
   }
   if (getCountryCallingCode(preferred) === callingCode) return preferred;
-  const mains = phoneMetadata.country_calling_codes as Record<string, string[] | undefined>;
-  return mains[callingCode]?.[0] as CountryCode | undefined;
+  const mains = phoneMetadata.country_calling_codes as Record<string, Country[] | undefined>;
+  return mains[callingCode]?.[0];
 }
 
-/** A number that starts with '+': its country (see countryFor) and national digits. */
-function readInternational(
-  text: string,
-  preferred: CountryCode,
-): { country: CountryCode; digits: string } | null {
-  const typer = new AsYouType();
-  typer.input(text);
-  const callingCode = typer.getCallingCode();
-  if (!callingCode) return null;
-  const digits = typer.getNationalNumber();
-  const country = countryFor(callingCode, digits, preferred);
-  if (!country) return null;
-  return { country, digits };
+type CountrySelectProps = {
+  /** The library's country; `shown` (from countryFor) wins when set. */
+  value?: Country;
+  shown?: Country;
+  options: { value?: Country; label: string }[];
+  onChange: (country: Country) => void;
+  /** Told of a country the user picked, so it becomes the preferred one. */
+  onPick: (country: Country) => void;
+  onFocus?: FocusEventHandler<HTMLSelectElement>;
+  onBlur?: FocusEventHandler<HTMLSelectElement>;
+  disabled?: boolean;
+};
+
+/**
+ * The compact country box ('GB +44 ⌄') over an invisible native select, which keeps keyboard and screen-reader
+ * use. No flags: the library's default flags are images from a URL, and the product runs offline.
+ */
+function CountrySelect({
+  value,
+  shown,
+  options,
+  onChange,
+  onPick,
+  onFocus,
+  onBlur,
+  disabled,
+}: CountrySelectProps) {
+  const country = shown ?? value ?? DEFAULT_PHONE_COUNTRY;
+  return (
+    <div className="relative flex shrink-0 items-center gap-1 rounded-l-lg border-r border-slate-200 bg-slate-50 pr-2 pl-3 text-sm text-slate-700">
+      <span aria-hidden="true" className="font-medium">
+        {country}
+      </span>
+      <span aria-hidden="true" className="text-slate-500">
+        +{getCountryCallingCode(country)}
+      </span>
+      <ChevronDownIcon aria-hidden="true" width={14} height={14} className="text-slate-500" />
+      <select
+        aria-label="Country"
+        value={country}
+        disabled={disabled}
+        onFocus={onFocus}
+        onBlur={onBlur}
+        onChange={(event) => {
+          const picked = event.target.value as Country;
+          onPick(picked);
+          onChange(picked);
+        }}
+        className="absolute inset-0 cursor-pointer opacity-0"
+      >
+        {/* No 'International' option (addInternationalOption={false}): every option is a country. */}
+        {options.map(
+          ({ value: code, label }) =>
+            code && (
+              <option key={code} value={code}>
+                {label} +{getCountryCallingCode(code)}
+              </option>
+            ),
+        )}
+      </select>
+    </div>
+  );
 }
 
-/** A complete number in its national form ('020 7946 0958'); a partial one formatted as far as it goes. */
-function formatNational(digits: string, country: CountryCode): string {
-  if (!digits) return '';
-  const parsed = parsePhoneNumberFromString(digits, country);
-  return parsed?.isValid() ? parsed.formatNational() : new AsYouType(country).input(digits);
-}
+type CappedInputProps = InputHTMLAttributes<HTMLInputElement> & {
+  /** The library reads and moves the caret through it. */
+  ref?: Ref<HTMLInputElement>;
+  nationalCap: number;
+};
 
-function initialState(value: string, fallback: CountryCode): { country: CountryCode; digits: string } {
-  const parsed = value ? parsePhoneNumberFromString(value) : undefined;
-  const country = parsed && countryFor(parsed.countryCallingCode, parsed.nationalNumber, fallback);
-  if (parsed && country) return { country, digits: parsed.nationalNumber };
-  return (value && readInternational(value, fallback)) || { country: fallback, digits: '' };
+/**
+ * The tel input, dropping digits past E.164's 15 before the library reads the text (the library's own
+ * `limitMaxLength` cuts at each country's longest number, which would hide the form's "too long" reason).
+ */
+function CappedInput({ nationalCap, onChange, ...props }: CappedInputProps) {
+  function handleChange(event: ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget;
+    const cap = input.value.trimStart().startsWith('+') ? PHONE_DIGIT_CAP : nationalCap;
+    let seen = 0;
+    const capped = input.value.replace(/\d/g, (digit) => (++seen > cap ? '' : digit));
+    if (capped !== input.value) input.value = capped;
+    onChange?.(event);
+  }
+  return <input {...props} onChange={handleChange} />;
 }
 
 type PhoneInputProps = {
@@ -97,15 +125,15 @@ type PhoneInputProps = {
   defaultValue?: string;
   /** Called with the number in E.164 on every change, or '' when it is empty. */
   onChange: (e164: string) => void;
-  defaultCountry?: CountryCode;
+  defaultCountry?: Country;
   error?: string | null;
   className?: string;
 };
 
 /**
- * A phone number input with a country picker: the national number is formatted for the
- * chosen country as it is typed, digits are capped at 15 with the country code, and a number typed or
- * pasted with '+' picks its country itself.
+ * A phone number input with a country picker, built on react-phone-number-input: the national number is
+ * formatted for the chosen country as it is typed, a number typed or pasted with '+' picks its country,
+ * and digits are capped at 15 with the country code.
  */
 export function PhoneInput({
   label,
@@ -117,87 +145,47 @@ export function PhoneInput({
 }: PhoneInputProps) {
   const id = useId();
   const errorId = `${id}-error`;
-  const [state, setState] = useState(() => initialState(defaultValue, defaultCountry));
-  const { country, digits } = state;
-  const formatted = useMemo(() => formatNational(digits, country), [country, digits]);
-  // A '+' typed key by key has no calling code yet ('+', '+4'): shown as typed until the code is complete,
-  // or typing an international number by keyboard (not pasting it) would lose the '+'.
-  const [pending, setPending] = useState<string | null>(null);
+  // The library takes E.164 only: a stored number written another way is read (or dropped) here.
+  const [value, setValue] = useState(() => parsePhoneNumberFromString(defaultValue)?.number);
+  const [preferred, setPreferred] = useState(defaultCountry);
+  const shown = (value && countryFor(value, preferred)) || undefined;
 
-  function update(next: { country: CountryCode; digits: string }) {
-    const capped = { country: next.country, digits: capDigits(next.digits, next.country) };
-    setState(capped);
-    onChange(toE164(capped.digits, capped.country));
-  }
-
-  function handleInput(text: string) {
-    if (text.trimStart().startsWith('+')) {
-      const international = readInternational(text, country);
-      if (international) {
-        setPending(null);
-        update(international);
-        return;
-      }
-      if (/^\+\d{0,3}$/.test(text.trim())) {
-        setPending(text.trim());
-        return;
-      }
-    }
-    setPending(null);
-    let nextDigits = text.replace(/\D/g, '');
-    // Backspace over a formatting character ')' or '-' removes no digit: remove the digit before it, or
-    // the formatter would put the character straight back.
-    if (nextDigits === digits && text.length < formatted.length) nextDigits = nextDigits.slice(0, -1);
-    update({ country, digits: nextDigits });
-  }
-
-  const callingCode = getCountryCallingCode(country);
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-700">
         {label}
       </label>
-      <div
+      <PhoneNumberInput
+        id={id}
+        value={value}
+        onChange={(next) => {
+          setValue(next);
+          onChange(next ?? '');
+        }}
+        defaultCountry={defaultCountry}
+        addInternationalOption={false}
+        // A stored number opens as '020 7946 0958' under GB, not '+44 20 7946 0958'; picking a country keeps focus
+        // on the select, as the native select always did; the input takes '+' numbers too, so plain 'tel'.
+        initialValueFormat="national"
+        focusInputOnCountrySelection={false}
+        autoComplete="tel"
+        countrySelectComponent={CountrySelect}
+        countrySelectProps={{ shown, onPick: setPreferred }}
+        inputComponent={CappedInput}
+        numberInputProps={{
+          nationalCap: PHONE_DIGIT_CAP - getCountryCallingCode(shown ?? preferred).length,
+          inputMode: 'tel',
+          className:
+            'block w-full min-w-0 rounded-r-lg border-0 bg-transparent px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:outline-none',
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
         className={`flex rounded-lg border bg-white shadow-xs focus-within:ring-2 ${
           error
             ? 'border-red-400 focus-within:border-red-500 focus-within:ring-red-500/20'
             : 'border-slate-300 focus-within:border-emerald-500 focus-within:ring-emerald-500/20'
         }`}
-      >
-        {/* The native select keeps keyboard and screen-reader use; the compact box shows the choice. */}
-        <div className="relative flex shrink-0 items-center gap-1 border-r border-slate-200 bg-slate-50 pr-2 pl-3 text-sm text-slate-700">
-          <span aria-hidden="true" className="font-medium">
-            {country}
-          </span>
-          <span aria-hidden="true" className="text-slate-500">
-            +{callingCode}
-          </span>
-          <ChevronDownIcon aria-hidden="true" width={14} height={14} className="text-slate-500" />
-          <select
-            aria-label="Country"
-            value={country}
-            onChange={(event) => update({ country: event.target.value as CountryCode, digits })}
-            className="absolute inset-0 cursor-pointer opacity-0"
-          >
-            {allCountries().map((option) => (
-              <option key={option.code} value={option.code}>
-                {option.name} +{option.callingCode}
-              </option>
-            ))}
-          </select>
-        </div>
-        <input
-          id={id}
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel-national"
-          value={pending ?? formatted}
-          onChange={(event) => handleInput(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          className="block w-full min-w-0 rounded-r-lg border-0 bg-transparent px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 focus:outline-none"
-        />
-      </div>
+      />
       {/* Always drawn and polite, so an error that appears is read out. */}
       <div aria-live="polite">
         {error ? (
