@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { TestApp } from './test-app';
+import { TEST_PORTFOLIO_TIER } from './test-config';
 
 // Herald's parts as separate processes, the way production runs them (docs/production.md): the sandbox Cloud API,
 // `herald serve`, `herald migrate`. Used by the scale-out test and the benches that run the sandbox apart;
@@ -70,6 +71,7 @@ export function startSandboxProcess(dataDir: string, env: Record<string, string>
       SANDBOX_PORT: '0',
       SANDBOX_LOG_FILE: path.join(dataDir, 'calls.jsonl'),
       SANDBOX_STATE_DIR: dataDir,
+      SANDBOX_DEFAULT_MESSAGING_LIMIT: TEST_PORTFOLIO_TIER,
       ...env,
     },
     /listening on (http:\/\/\S+)/,

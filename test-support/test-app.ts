@@ -11,7 +11,7 @@ import { migrate } from '../apps/server/src/db/migrate';
 import { createPool } from '../apps/server/src/db/pool';
 import { freePort } from './database-server';
 import { assertNoStatusBehind } from './status-invariant';
-import { testConfig } from './test-config';
+import { TEST_PORTFOLIO_TIER, testConfig } from './test-config';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
@@ -70,7 +70,11 @@ export async function startTestApp(
   const db = await openDatabase(options.database ?? 'clone');
   // Sign-up tests check the PIN and code Herald handed the sandbox; this in-process switch is the only way
   // /__sandbox/state shows them (masked for every other caller).
-  const sandbox = await startSandbox({ port: 0, revealSecretsInState: true });
+  const sandbox = await startSandbox({
+    port: 0,
+    revealSecretsInState: true,
+    defaultMessagingLimit: TEST_PORTFOLIO_TIER,
+  });
   const config = testConfig({ GRAPH_API_BASE: sandbox.url, WEB_DIST_DIR: '/nonexistent', ...overrides });
   const app = await buildApp({ config, pool: db.pool, logger: false });
   await app.ready();

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test-support/database-server';
+import { TEST_PORTFOLIO_TIER } from '../../test-support/test-config';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -62,6 +63,7 @@ async function startStackOnce(options: StackOptions): Promise<Stack> {
     EMBEDDED_PG_PORT: String(pgPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    SANDBOX_DEFAULT_MESSAGING_LIMIT: TEST_PORTFOLIO_TIER,
     ...options.env,
   };
   delete env.DATABASE_URL;

@@ -141,7 +141,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
       logFile: path.join(config.dataDir, 'sandbox', 'calls.jsonl'),
       // Template reviews (and later message statuses) come back to Herald as signed webhooks.
       reviewDelayMs: config.SANDBOX_REVIEW_DELAY_MS,
-      // Meta's sending rules as tests want them (defaults: TIER_2K, US marketing pause on).
+      // Meta's sending rules as tests want them (defaults: TIER_250, US marketing pause on).
       defaultMessagingLimit: config.SANDBOX_DEFAULT_MESSAGING_LIMIT,
       usMarketingRule:
         config.SANDBOX_US_MARKETING_RULE === undefined

@@ -107,7 +107,7 @@ export const EnvSchema = z.object({
     .int()
     .min(0)
     .default(2000),
-  /** The messaging limit tier the sandbox gives a new business portfolio (its default: TIER_2K). */
+  /** The messaging limit tier the sandbox gives a new business portfolio (its default: TIER_250, as Meta's). */
   SANDBOX_DEFAULT_MESSAGING_LIMIT: z
     .enum(['TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'], {
       message: 'must be TIER_250, TIER_2K, TIER_10K, TIER_100K or TIER_UNLIMITED',

@@ -74,11 +74,11 @@ export interface SandboxOptions {
   deliveredRate?: number;
   /** Share of delivered messages read (default 0.6). */
   readRate?: number;
-  /** Statuses in one webhook POST at most (default 100). */
+  /** Statuses in one webhook POST at most, under load (default 100; see StatusEmitter). */
   webhookBatchSize?: number;
   /** Statuses due within this window share a POST (default 50 ms). */
   webhookBatchWindowMs?: number;
-  /** The messaging limit tier a new business portfolio starts with (default TIER_2K). */
+  /** The messaging limit tier a new business portfolio starts with (default TIER_250). */
   defaultMessagingLimit?: string;
   /** Marketing templates to US numbers fail with 131049, as Meta's (default true). */
   usMarketingRule?: boolean;

@@ -170,8 +170,8 @@ describe('phone numbers', () => {
       platform_type: 'CLOUD_API',
       throughput: { level: 'STANDARD' },
       last_onboarded_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/),
-      messaging_limit_tier: 'TIER_1K',
-      whatsapp_business_manager_messaging_limit: 'TIER_2K',
+      messaging_limit_tier: 'TIER_250',
+      whatsapp_business_manager_messaging_limit: 'TIER_250',
       status: 'PENDING',
       name_status: 'AVAILABLE_WITHOUT_REVIEW',
     });
@@ -189,7 +189,7 @@ describe('phone numbers', () => {
       {
         id: account.phone_number_id,
         display_phone_number: '+1 631-555-5555',
-        whatsapp_business_manager_messaging_limit: 'TIER_2K',
+        whatsapp_business_manager_messaging_limit: 'TIER_250',
       },
     ]);
   });

@@ -11,7 +11,8 @@ export function phoneNumberNode(phone: PhoneNumber) {
     platform_type: phone.platformType,
     throughput: { level: phone.throughputLevel },
     last_onboarded_time: phone.lastOnboardedTime,
-    messaging_limit_tier: phone.messagingLimitTier,
+    // Deprecated since limits moved to the portfolio; the sandbox answers the portfolio's tier in it too.
+    messaging_limit_tier: phone.businessManagerMessagingLimit,
     whatsapp_business_manager_messaging_limit: phone.businessManagerMessagingLimit,
     status: phone.status,
     name_status: phone.nameStatus,

@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_PORTFOLIO_TIER, isPortfolioTier } from './messages/portfolio-tiers';
+import {
+  DEFAULT_PORTFOLIO_TIER,
+  isPortfolioTier,
+  UNRECORDED_PORTFOLIO_TIER,
+} from './messages/portfolio-tiers';
 import type { PortfolioTier } from './messages/portfolio-tiers';
 import { formatDisplayPhoneNumber } from './phone-format';
 import { randomAlphanumeric, randomNumericId } from './random-strings';
@@ -27,7 +31,6 @@ export interface PhoneNumber {
   platformType: 'CLOUD_API' | 'ON_PREMISE' | 'NOT_APPLICABLE';
   throughputLevel: 'STANDARD' | 'HIGH' | 'NOT_APPLICABLE';
   lastOnboardedTime: string;
-  messagingLimitTier: string;
   businessManagerMessagingLimit: string;
   status: string;
   nameStatus: string;
@@ -145,7 +148,7 @@ export class SandboxState {
     for (const waba of records.wabas) {
       if (this.portfolioTiers.has(waba.businessId)) continue;
       const shown = this.phoneNumbersOf(waba.id)[0]?.businessManagerMessagingLimit;
-      this.portfolioTiers.set(waba.businessId, isPortfolioTier(shown) ? shown : DEFAULT_PORTFOLIO_TIER);
+      this.portfolioTiers.set(waba.businessId, isPortfolioTier(shown) ? shown : UNRECORDED_PORTFOLIO_TIER);
     }
   }
 
@@ -175,7 +178,6 @@ export class SandboxState {
       platformType: 'CLOUD_API',
       throughputLevel: 'STANDARD',
       lastOnboardedTime: graphTime(new Date()),
-      messagingLimitTier: 'TIER_1K',
       businessManagerMessagingLimit: tier,
       status: 'PENDING',
       nameStatus: 'AVAILABLE_WITHOUT_REVIEW',
@@ -212,7 +214,6 @@ export class SandboxState {
       platformType: 'CLOUD_API',
       throughputLevel: 'STANDARD',
       lastOnboardedTime: graphTime(new Date()),
-      messagingLimitTier: 'TIER_1K',
       businessManagerMessagingLimit: this.portfolioTier(waba.businessId),
       status: 'CONNECTED',
       nameStatus: 'AVAILABLE_WITHOUT_REVIEW',

@@ -21,11 +21,30 @@ export const SEND_MEDIA_TYPES: Record<string, number> = {
   'application/pdf': 100 * 1024 * 1024,
 };
 
+/** The most uploaded bytes kept in memory for download; older files are let go first. */
+const KEPT_BYTES_CAP = 64 * 1024 * 1024;
+
 export class MediaStore {
   private readonly media = new Map<string, StoredMedia>();
+  /** Uploaded bytes, for the media URL: memory only, oldest let go past the cap (Meta's URLs expire too). */
+  private readonly contents = new Map<string, Buffer>();
+  private keptBytes = 0;
 
-  add(media: StoredMedia): void {
+  add(media: StoredMedia, content?: Buffer): void {
     this.media.set(media.id, media);
+    if (content === undefined || content.length > KEPT_BYTES_CAP) return;
+    this.contents.set(media.id, content);
+    this.keptBytes += content.length;
+    for (const [id, kept] of this.contents) {
+      if (this.keptBytes <= KEPT_BYTES_CAP) break;
+      this.contents.delete(id);
+      this.keptBytes -= kept.length;
+    }
+  }
+
+  /** The file's bytes while the sandbox still keeps them (not after a restart or past the memory cap). */
+  contentOf(id: string): Buffer | undefined {
+    return this.media.has(id) ? this.contents.get(id) : undefined;
   }
 
   /** The media with this id if the phone number uploaded it (another number's id is not usable). */
@@ -43,20 +62,30 @@ export class MediaStore {
   }
 
   delete(id: string): boolean {
+    this.dropContent(id);
     return this.media.delete(id);
+  }
+
+  private dropContent(id: string): void {
+    const kept = this.contents.get(id);
+    if (kept === undefined) return;
+    this.contents.delete(id);
+    this.keptBytes -= kept.length;
   }
 
   clear(): void {
     this.media.clear();
+    this.contents.clear();
+    this.keptBytes = 0;
   }
 
-  /** Every media record, for the state file (see persistence/); the sandbox keeps no media bytes. */
+  /** Every media record, for the state file (see persistence/); the bytes are not written there. */
   records(): StoredMedia[] {
     return [...this.media.values()];
   }
 
   restore(records: StoredMedia[]): void {
-    this.media.clear();
+    this.clear();
     for (const media of records) this.media.set(media.id, media);
   }
 

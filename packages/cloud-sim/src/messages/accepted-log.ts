@@ -5,8 +5,11 @@ export interface AcceptedMessage {
   wamid: string;
   phoneNumberId: string;
   to: string;
+  /** The template sent; '' for a message of another `type`. */
   templateName: string;
   language: string;
+  /** A message that is not a template: its type (`text`, `image`, `interactive`, …). */
+  type?: string;
   bizOpaqueCallbackData: string | null;
   acceptedAt: number;
   /** SentParameters as JSON: one string rather than a tree of small objects. */
@@ -79,7 +82,9 @@ export class AcceptedLog {
         wamid: r.wamid,
         phone_number_id: r.phoneNumberId,
         to: r.to,
-        template: { name: r.templateName, language: r.language },
+        ...(r.type === undefined
+          ? { template: { name: r.templateName, language: r.language } }
+          : { type: r.type }),
         biz_opaque_callback_data: r.bizOpaqueCallbackData,
         accepted_at: new Date(r.acceptedAt).toISOString(),
         parameters: JSON.parse(r.parameters) as SentParameters,

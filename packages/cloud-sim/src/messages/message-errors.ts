@@ -72,10 +72,11 @@ export function somethingWentWrong(): GraphError {
 const ERROR_CODES_HREF = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
 
 /** Why a message the sandbox accepted fails later, in its `failed` status webhook. */
-export type FailureKind = 'undeliverable' | 'marketing-limit' | 'paced-drop';
+export type FailureKind = 'undeliverable' | 'marketing-limit' | 'paced-drop' | 're-engagement';
 
 export function failureError(kind: FailureKind) {
   if (kind === 'marketing-limit') return marketingLimitError();
+  if (kind === 're-engagement') return reEngagementError();
   if (kind === 'paced-drop') return pacedDropError();
   return undeliverableError();
 }
@@ -115,6 +116,23 @@ export function undeliverableError() {
     error_data: {
       details:
         'Message Undeliverable: the recipient is not a WhatsApp user, has not accepted the latest terms, or uses an old WhatsApp version.',
+    },
+    href: ERROR_CODES_HREF,
+  };
+}
+
+/**
+ * A message other than a template sent outside a customer service window: Meta accepts it, then fails it in
+ * its `failed` status (the send's answer is an ordinary 200).
+ */
+export function reEngagementError() {
+  return {
+    code: 131047,
+    title: 'Re-engagement message',
+    message: 'Re-engagement message',
+    error_data: {
+      details:
+        'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
     },
     href: ERROR_CODES_HREF,
   };

@@ -7,6 +7,7 @@ import { ReachWindows } from './reach-window';
 import type { BatchSettings, PayloadSink } from './status-emitter';
 import { StatusEmitter } from './status-emitter';
 import { ThroughputLimiter } from './token-bucket';
+import { UserIds } from './user-ids';
 import { WamidGenerator } from './wamid';
 
 /** Everything the messaging side keeps between calls; `reset` empties it, `stop` ends its timers. */
@@ -19,6 +20,8 @@ export class Messaging {
   /** Per portfolio: users reached in the moving 24 hours, and open customer service windows (kept on disk). */
   readonly reach = new ReachWindows();
   readonly pacing = new Pacing();
+  /** Every user's BSUID per portfolio, as webhooks carry it beside the number. */
+  readonly userIds = new UserIds();
   /** What Meta would bill: the template messages delivered, priced (pricing_analytics reads it). */
   readonly billing = new BillingLedger();
   readonly statuses: StatusEmitter;
@@ -35,6 +38,7 @@ export class Messaging {
     this.faults.reset();
     this.accepted.clear();
     this.reach.clear();
+    this.userIds.clear();
     this.pacing.clear();
     this.billing.clear();
   }

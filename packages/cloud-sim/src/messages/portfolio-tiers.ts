@@ -15,8 +15,11 @@ export type PortfolioTier = keyof typeof PORTFOLIO_TIERS;
 
 export const TIER_NAMES = Object.keys(PORTFOLIO_TIERS) as PortfolioTier[];
 
-/** What the sandbox gave every new portfolio before tiers were modelled; still the default. */
-export const DEFAULT_PORTFOLIO_TIER: PortfolioTier = 'TIER_2K';
+/** A newly created business portfolio's limit, as Meta's messaging-limits page gives it. */
+export const DEFAULT_PORTFOLIO_TIER: PortfolioTier = 'TIER_250';
+
+/** What the sandbox gave every portfolio before tiers were modelled: what a state file of that time means. */
+export const UNRECORDED_PORTFOLIO_TIER: PortfolioTier = 'TIER_2K';
 
 export function isPortfolioTier(value: unknown): value is PortfolioTier {
   return typeof value === 'string' && Object.hasOwn(PORTFOLIO_TIERS, value);

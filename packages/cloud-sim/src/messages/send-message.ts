@@ -16,6 +16,8 @@ import { decideFate, planFor } from './send-fate';
 import type { MessageInfo } from './status-payload';
 import { templateShape } from './template-shape';
 import { checkParameters, parseSendRequest } from './validate-send';
+import type { SendEnvelope } from './validate-send';
+import type { FailureKind } from './message-errors';
 
 export interface SendAnswer {
   messaging_product: 'whatsapp';
@@ -76,32 +78,51 @@ export function sendTemplateMessage(
     acceptedAt: now,
     parameters,
   });
-  const info: MessageInfo = {
+  const failure = fate.failure ?? (fate.held?.outcome === 'drop' ? 'paced-drop' : null);
+  const info = messageInfo(ctx, phone, portfolioId, send, wamid, template.category.toLowerCase(), failure);
+  messaging.statuses.schedule(info, planFor(ctx, fate, now));
+  const answer = sendAnswer(send, wamid, fate.held ? 'held_for_quality_assessment' : 'accepted');
+  ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });
+  return answer;
+}
+
+/** What the status webhooks of an accepted message need to know of it. */
+export function messageInfo(
+  ctx: SandboxContext,
+  phone: PhoneNumber,
+  portfolioId: string,
+  send: Pick<SendEnvelope, 'digits' | 'toBsuid' | 'bizOpaqueCallbackData'>,
+  wamid: string,
+  category: string,
+  failure: FailureKind | null,
+): MessageInfo {
+  return {
     wamid,
     phoneNumberId: phone.id,
     wabaId: phone.wabaId,
     displayDigits: phone.digits,
     recipient: send.digits,
+    ...(send.toBsuid ? {} : { recipientUserId: ctx.messaging.userIds.of(portfolioId, send.digits) }),
     bizOpaqueCallbackData: send.bizOpaqueCallbackData,
-    category: template.category.toLowerCase(),
+    category,
     conversationId: createHash('md5').update(`${phone.id}|${send.digits}`).digest('hex'),
-    ...(fate.failure !== null
-      ? { failure: fate.failure }
-      : fate.held?.outcome === 'drop'
-        ? { failure: 'paced-drop' as const }
-        : {}),
+    ...(failure === null ? {} : { failure }),
   };
-  messaging.statuses.schedule(info, planFor(ctx, fate, now));
+}
 
-  const answer: SendAnswer = {
+/** Meta's answer to an accepted send. */
+export function sendAnswer(
+  send: Pick<SendEnvelope, 'input' | 'digits' | 'toBsuid'>,
+  wamid: string,
+  status: SendAnswer['messages'][number]['message_status'],
+): SendAnswer {
+  return {
     messaging_product: 'whatsapp',
     contacts: [
       send.toBsuid ? { input: send.input, user_id: send.digits } : { input: send.input, wa_id: send.digits },
     ],
-    messages: [{ id: wamid, message_status: fate.held ? 'held_for_quality_assessment' : 'accepted' }],
+    messages: [{ id: wamid, message_status: status }],
   };
-  ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });
-  return answer;
 }
 
 /** The media ids a send's header names (`{"image": {"id": …}}`); links are not checked. */

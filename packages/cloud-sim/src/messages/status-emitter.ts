@@ -24,12 +24,15 @@ export interface BatchSettings {
   windowMs: number;
 }
 
+/** More statuses of one WABA than this due in one tick are load: they go out batched. */
+export const UNDER_LOAD = 10;
+
 /** Posts one payload for a WABA (the webhook sender signs, sends and retries it). */
 export type PayloadSink = (wabaId: string, payload: unknown) => void;
 
 /**
- * Holds planned statuses until they are due, then posts them batched: up to `batchSize` statuses of one
- * WABA per webhook, a change per phone number. One timer for the whole queue, none while it is empty.
+ * Holds planned statuses until they are due, then posts them: one per webhook, or under load (more than
+ * UNDER_LOAD of one WABA due together) batched, up to `batchSize` per webhook with a change per phone number. One timer for the whole queue, none while it is empty.
  */
 export class StatusEmitter {
   private readonly queue = new MinHeap<QueuedStatus>(
@@ -148,8 +151,9 @@ export class StatusEmitter {
       if (list) list.push(next);
       else byWaba.set(next.message.wabaId, [next]);
     }
-    const { batchSize } = this.settings();
     for (const [wabaId, list] of byWaba) {
+      // One status a notification, as Meta's arrive; only under load does Meta group them.
+      const batchSize = list.length > UNDER_LOAD ? this.settings().batchSize : 1;
       for (let i = 0; i < list.length; i += batchSize) {
         const chunk = list.slice(i, i + batchSize);
         this.counts.statuses += chunk.length;

@@ -12,9 +12,11 @@ export interface MessageInfo {
   displayDigits: string;
   recipient: string;
   bizOpaqueCallbackData: string | null;
-  /** The template's category in lower case: the conversation origin and pricing category. */
+  /** The template's category in lower case (`service` for any other message): origin and pricing category. */
   category: string;
   conversationId: string;
+  /** The user's BSUID when the message went to a phone number (absent in state files older than it). */
+  recipientUserId?: string;
   /** Why its `failed` status fails; absent (state files of earlier runs too) means undeliverable. */
   failure?: FailureKind;
 }
@@ -27,6 +29,9 @@ export interface StatusEvent {
 
 const CONVERSATION_SECONDS = 24 * 60 * 60;
 
+/** The category of a message that is not a template: a reply in a customer service window, which is free. */
+export const SERVICE_CATEGORY = 'service';
+
 /** One entry of `value.statuses[]`, as Meta sends it: every timestamp a string. */
 export function statusObject(event: StatusEvent) {
   const { message, status, timestamp } = event;
@@ -35,10 +40,16 @@ export function statusObject(event: StatusEvent) {
     id: message.wamid,
     status,
     timestamp: String(timestamp),
-    // A user known by BSUID only: Meta names them by `recipient_user_id` and leaves the number out.
+    // A user known by BSUID only: Meta names them by `recipient_user_id` and leaves the number out. Sent to a
+    // number, a status names the user's BSUID too (Meta, since 2026), except a failed one.
     ...(isBsuid(message.recipient)
       ? { recipient_user_id: message.recipient }
-      : { recipient_id: message.recipient }),
+      : {
+          recipient_id: message.recipient,
+          ...(message.recipientUserId && status !== 'failed'
+            ? { recipient_user_id: message.recipientUserId }
+            : {}),
+        }),
     ...(message.bizOpaqueCallbackData === null
       ? {}
       : { biz_opaque_callback_data: message.bizOpaqueCallbackData }),
@@ -49,7 +60,10 @@ export function statusObject(event: StatusEvent) {
             ...(status === 'sent' ? { expiration_timestamp: String(timestamp + CONVERSATION_SECONDS) } : {}),
             origin: { type: message.category },
           },
-          pricing: { billable: true, pricing_model: 'PMP', category: message.category, type: 'regular' },
+          pricing:
+            message.category === SERVICE_CATEGORY
+              ? { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' }
+              : { billable: true, pricing_model: 'PMP', category: message.category, type: 'regular' },
         }
       : {}),
     ...(status === 'failed' ? { errors: [failureError(message.failure ?? 'undeliverable')] } : {}),
@@ -58,6 +72,22 @@ export function statusObject(event: StatusEvent) {
 
 function metadata(message: Pick<MessageInfo, 'displayDigits' | 'phoneNumberId'>) {
   return { display_phone_number: message.displayDigits, phone_number_id: message.phoneNumberId };
+}
+
+/**
+ * Since 2026 Meta lists the users of sent, delivered and read statuses in `contacts[]` (their number when the
+ * message went to one, and their BSUID); a failed status adds no one.
+ */
+function contactsOf(events: StatusEvent[]) {
+  const contacts = new Map<string, { wa_id?: string; user_id: string }>();
+  for (const { message, status } of events) {
+    if (status === 'failed') continue;
+    if (isBsuid(message.recipient)) contacts.set(message.recipient, { user_id: message.recipient });
+    else if (message.recipientUserId) {
+      contacts.set(message.recipient, { wa_id: message.recipient, user_id: message.recipientUserId });
+    }
+  }
+  return contacts.size === 0 ? {} : { contacts: [...contacts.values()] };
 }
 
 /** One `messages` notification for statuses of one WABA: a change per phone number, in event order. */
@@ -77,6 +107,7 @@ export function statusesPayload(wabaId: string, events: StatusEvent[]) {
           value: {
             messaging_product: 'whatsapp',
             metadata: metadata((list[0] as StatusEvent).message),
+            ...contactsOf(list),
             statuses: list.map(statusObject),
           },
           field: 'messages',

@@ -37,7 +37,17 @@ function decodeJson(value: unknown): unknown {
   }
 }
 
-export function parseSendRequest(params: Json): SendRequest {
+/** What every send names, whatever its type: who it goes to and the business's callback data. */
+export interface SendEnvelope {
+  input: string;
+  digits: string;
+  toBsuid: boolean;
+  /** `type`, `text` when absent (Meta's default). */
+  type: string;
+  bizOpaqueCallbackData: string | null;
+}
+
+export function parseSendEnvelope(params: Json): SendEnvelope {
   const product = params.messaging_product;
   if (product === undefined) throw missingParameter('messaging_product');
   if (product !== 'whatsapp') throw invalidParameter(`messaging_product must be "whatsapp"`);
@@ -50,10 +60,24 @@ export function parseSendRequest(params: Json): SendRequest {
   if (bsuid === undefined && (typeof to !== 'string' || !TO.test(to))) {
     throw invalidParameter('to must be a phone number of 7 to 15 digits, optionally after a +');
   }
-  const type = params.type ?? 'text';
-  if (type !== 'template') {
-    throw invalidParameter(`message type "${String(type)}" is not modelled by the sandbox; send "template"`);
+  const biz = params.biz_opaque_callback_data;
+  if (biz !== undefined && (typeof biz !== 'string' || biz.length > MAX_BIZ_OPAQUE_LENGTH)) {
+    throw invalidParameter(
+      `biz_opaque_callback_data must be a string of at most ${MAX_BIZ_OPAQUE_LENGTH} characters`,
+    );
   }
+  return {
+    input: to as string,
+    digits: (to as string).startsWith('+') ? (to as string).slice(1) : (to as string),
+    toBsuid: bsuid !== undefined,
+    type: typeof params.type === 'string' ? params.type : 'text',
+    bizOpaqueCallbackData: biz ?? null,
+  };
+}
+
+export function parseSendRequest(params: Json): SendRequest {
+  const envelope = parseSendEnvelope(params);
+  if (envelope.type !== 'template') throw invalidParameter('type must be "template"');
   const template = decodeJson(params.template);
   if (template === undefined) throw missingParameter('template');
   if (!isObject(template)) throw invalidParameter('template must be an object');
@@ -66,20 +90,14 @@ export function parseSendRequest(params: Json): SendRequest {
   if (!Array.isArray(components) || !components.every(isObject)) {
     throw invalidParameter('template.components must be an array of objects');
   }
-  const biz = params.biz_opaque_callback_data;
-  if (biz !== undefined && (typeof biz !== 'string' || biz.length > MAX_BIZ_OPAQUE_LENGTH)) {
-    throw invalidParameter(
-      `biz_opaque_callback_data must be a string of at most ${MAX_BIZ_OPAQUE_LENGTH} characters`,
-    );
-  }
   return {
-    input: to as string,
-    digits: (to as string).startsWith('+') ? (to as string).slice(1) : (to as string),
-    toBsuid: bsuid !== undefined,
+    input: envelope.input,
+    digits: envelope.digits,
+    toBsuid: envelope.toBsuid,
     templateName: template.name,
     languageCode: language.code,
     components,
-    bizOpaqueCallbackData: biz ?? null,
+    bizOpaqueCallbackData: envelope.bizOpaqueCallbackData,
   };
 }
 

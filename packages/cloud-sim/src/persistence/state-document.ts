@@ -1,6 +1,7 @@
 import type { SandboxContext } from '../context';
 import type { StoredMedia } from '../media/media-store';
 import type { SavedReach } from '../messages/reach-window';
+import type { SavedUserIds } from '../messages/user-ids';
 import type { SavedStatuses } from '../messages/status-emitter';
 import type { StateRecords } from '../state';
 import type { PendingReview } from '../templates/review-scheduler';
@@ -27,6 +28,8 @@ export interface StateDocument {
   webhooks: SavedDelivery[];
   /** Users each portfolio reached in the moving 24 hours, and open service windows (absent in older files). */
   reach?: SavedReach;
+  /** BSUIDs tests named for numbers (absent in older files). */
+  userIds?: SavedUserIds;
 }
 
 /** The document plus the upload bytes, taken in one synchronous step so both describe the same moment. */
@@ -49,6 +52,7 @@ export function captureState(ctx: SandboxContext): CapturedState {
       statuses: ctx.messaging.statuses.save(),
       webhooks: ctx.webhooks.pendingDeliveries(),
       reach: ctx.messaging.reach.save(),
+      userIds: ctx.messaging.userIds.save(),
     },
     uploadBytes: new Map(sessions.map((s) => [s.id, { offset: s.offset, chunks: [...s.chunks] }])),
   };
@@ -75,6 +79,7 @@ export function restoreState(
     }
   }
   ctx.messaging.reach.restore(document.reach);
+  ctx.messaging.userIds.restore(document.userIds);
   ctx.webhooks.resume(document.webhooks);
   ctx.messaging.statuses.restore(document.statuses);
 }

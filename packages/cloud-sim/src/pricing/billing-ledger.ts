@@ -1,3 +1,4 @@
+import { SERVICE_CATEGORY } from '../messages/status-payload';
 import type { StatusEvent } from '../messages/status-payload';
 import { priceDelivered } from './meta-rates';
 
@@ -27,6 +28,8 @@ export class BillingLedger {
   /** Called for every status the sandbox posts; only a message's first `delivered` is billed. */
   observe(event: StatusEvent): void {
     if (event.status !== 'delivered' || this.wamids.has(event.message.wamid)) return;
+    // A reply inside a customer service window is free: Meta bills templates only.
+    if (event.message.category === SERVICE_CATEGORY) return;
     this.wamids.add(event.message.wamid);
     const { message } = event;
     const { country, cost } = priceDelivered(message.recipient, message.category);

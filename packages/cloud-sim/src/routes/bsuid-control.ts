@@ -27,6 +27,8 @@ export function registerBsuidControlRoutes(app: FastifyInstance, ctx: SandboxCon
     if (!phone) throw new GraphError(404, 100, `(#100) No phone number with id ${phoneId}`);
     const oldId = bsuidParam(params, 'user_id');
     const newId = bsuidParam(params, 'new_user_id');
+    const portfolioId = ctx.state.findWaba(phone.wabaId)?.businessId ?? phone.wabaId;
+    ctx.messaging.userIds.rename(portfolioId, oldId, newId);
     const wamid = ctx.messaging.wamids.next(oldId);
     const body = {
       object: 'whatsapp_business_account',

@@ -30,8 +30,8 @@ export function grantedMedia(
 }
 
 /**
- * `GET /{media-id}` as Meta answers it. The sandbox keeps no media bytes, so its `url` (Meta's is a short-lived
- * lookaside link) names the media on the sandbox without serving it.
+ * `GET /{media-id}` as Meta answers it. Its `url` is the sandbox's stand-in for Meta's short-lived lookaside
+ * link: `GET` it with the same token and it answers the bytes (see registerMediaRoutes).
  */
 export function mediaNode(ctx: SandboxContext, request: FastifyRequest, media: StoredMedia) {
   const base = (ctx.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
@@ -82,17 +82,12 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const head = new Uint8Array(await file.slice(0, CONTENT_HEAD_BYTES).arrayBuffer());
     if (!contentMatches(type, head)) throw mediaUploadError(type);
     const id = ctx.state.newId();
-    const sha256 = createHash('sha256')
-      .update(new Uint8Array(await file.arrayBuffer()))
-      .digest('hex');
-    ctx.state.media.add({
-      id,
-      phoneNumberId: phone.id,
-      mimeType: type,
-      bytes: file.size,
-      uploadedAt: Date.now(),
-      sha256,
-    });
+    const content = Buffer.from(await file.arrayBuffer());
+    const sha256 = createHash('sha256').update(new Uint8Array(content)).digest('hex');
+    ctx.state.media.add(
+      { id, phoneNumberId: phone.id, mimeType: type, bytes: file.size, uploadedAt: Date.now(), sha256 },
+      content,
+    );
     const result = { id };
     await ctx.log.append({
       method: 'POST',
@@ -101,6 +96,16 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
       result,
     });
     return result;
+  });
+
+  // The media URL `GET /{media-id}` gives: the bytes, to a token that may see the media (Meta's lookaside link
+  // wants the same Bearer token). Without one 401; another business's token, or bytes no longer kept, 404.
+  app.get<{ Querystring: { mid?: string } }>('/whatsapp_business/attachments/', async (request, reply) => {
+    const token = authenticate(request, ctx.state);
+    const media = grantedMedia(ctx, token, request.query.mid ?? '', undefined);
+    const content = media && ctx.state.media.contentOf(media.id);
+    if (!media || !content) return reply.code(404).type('text/plain').send('Not Found');
+    return reply.type(media.mimeType).header('content-length', content.length).send(content);
   });
 
   // `DELETE /{media-id}` (optionally `?phone_number_id=`): the id can no longer be sent.

@@ -136,6 +136,8 @@ beforeEach(async () => {
       webhook_batch_window_ms: 20,
       pair_rate_burst: 1,
       pair_rate_window_ms: 6000,
+      // These tests send to up to 400 people a day: past a new portfolio's 250.
+      default_messaging_limit: 'TIER_2K',
     },
   });
   account = await signUpWithToken(url, { phone_number: '+1 555 078 3881' });
@@ -371,6 +373,7 @@ describe('status webhooks', () => {
       status: 'sent',
       timestamp: expect.stringMatching(/^\d{10}$/),
       recipient_id: '16505551234',
+      recipient_user_id: expect.stringMatching(/^US\.\d{20}$/),
       biz_opaque_callback_data: 'row-9',
       conversation: {
         id: expect.any(String),
@@ -384,6 +387,7 @@ describe('status webhooks', () => {
       status: 'read',
       timestamp: expect.stringMatching(/^\d{10}$/),
       recipient_id: '16505551234',
+      recipient_user_id: statuses[0].recipient_user_id,
       biz_opaque_callback_data: 'row-9',
     });
   });
@@ -665,10 +669,17 @@ describe('inbound messages', () => {
               value: {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: '15550783881', phone_number_id: account.phone_number_id },
-                contacts: [{ profile: { name: 'Kerry' }, wa_id: '16505551234' }],
+                contacts: [
+                  {
+                    profile: { name: 'Kerry' },
+                    wa_id: '16505551234',
+                    user_id: expect.stringMatching(/^US\.\d{20}$/),
+                  },
+                ],
                 messages: [
                   {
                     from: '16505551234',
+                    from_user_id: expect.stringMatching(/^US\.\d{20}$/),
                     id: res.body.wamid,
                     timestamp: expect.stringMatching(/^\d{10}$/),
                     type: 'text',

@@ -3,6 +3,7 @@ import { authenticate, grantedPhoneNumber } from '../auth';
 import type { SandboxContext } from '../context';
 import { invalidParameter, missingParameter } from '../errors';
 import { somethingWentWrong, throughputExceeded } from '../messages/message-errors';
+import { sendFreeFormMessage } from '../messages/send-free-form';
 import { sendTemplateMessage } from '../messages/send-message';
 import { requestParams, stringParam } from '../request-params';
 
@@ -11,7 +12,8 @@ interface IdParams {
 }
 
 /**
- * `POST /{phone-number-id}/messages`: template sends, with the injected faults first; and the read receipt
+ * `POST /{phone-number-id}/messages`: template sends and, inside a customer service window, every other type
+ * (send-free-form.ts), with the injected faults first; and the read receipt
  * (`status: "read"` with the `message_id` of a received message), which Meta answers `{"success": true}`.
  */
 export function registerMessageRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -33,7 +35,9 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: SandboxContext)
     const verdict = faults.decide();
     if (verdict === 'server-error') throw somethingWentWrong();
     if (verdict === 'rate-limit') throw throughputExceeded();
-    return sendTemplateMessage(ctx, phone, params);
+    return params.type === 'template'
+      ? sendTemplateMessage(ctx, phone, params)
+      : sendFreeFormMessage(ctx, phone, params);
   });
 }
 

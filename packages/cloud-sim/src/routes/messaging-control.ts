@@ -135,13 +135,16 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
     const now = Date.now();
     // The user wrote in: templates from this number to them are free of the limits for 24 hours.
     const portfolioId = ctx.state.findWaba(phone.wabaId)?.businessId ?? phone.wabaId;
+    // Meta names every sender's BSUID; a test that gives one for a number makes it that number's from now on.
+    if (from !== undefined && userId !== undefined) messaging.userIds.name(portfolioId, from, userId);
+    const senderUserId = userId ?? messaging.userIds.of(portfolioId, from as string);
     messaging.reach.openServiceWindow(portfolioId, phone.id, sender, now);
     const body = inboundPayload({
       wabaId: phone.wabaId,
       phoneNumberId: phone.id,
       displayDigits: phone.digits,
       from: from ?? null,
-      userId: userId ?? null,
+      userId: senderUserId,
       username: stringParam(params, 'username') ?? null,
       profileName: stringParam(params, 'name') ?? 'Sandbox User',
       wamid,
