@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
@@ -13,8 +13,6 @@ import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '
  * serious or critical violation; at 390 px nothing overflows the page sideways. Screenshots of every screen at
  * 390 px land in test-results/screenshots/phone-*.png, and in the dark theme phone-dark-*.png.
  */
-const axeSource: string = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
-
 const EMAIL = 'a11y@herald.test';
 const PASSWORD = 'Accessible pass 1';
 const SIZES = [
@@ -25,32 +23,6 @@ const SIZES = [
 let stack: StackView;
 let browser: Browser;
 let reportPath = '';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
-/** Serious and critical violations axe finds on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
-    );
-}
 
 /** Nothing wider than the viewport: the page never scrolls sideways. */
 async function overflow(page: Page): Promise<number> {

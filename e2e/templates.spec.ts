@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser, SCREENSHOT_DIR } from './support/browser';
 import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { removeDataDir, startStack, type Stack } from './support/stack';
@@ -90,6 +91,8 @@ describe('templates in Chromium', () => {
     const json = JSON.parse((await page.getByLabel('Template payload JSON').innerText()) || '{}');
     expect(json).toMatchObject({ name: 'order_ready', category: 'MARKETING' });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/template-create.png`, fullPage: true });
+    // The form at its fullest: header, variables, a button and its preview, the JSON block.
+    expect(await seriousViolations(page)).toEqual([]);
     await save();
 
     await row('order_ready').getByText('PENDING', { exact: false }).first().waitFor();
@@ -117,6 +120,7 @@ describe('templates in Chromium', () => {
     const image = page.getByRole('img', { name: 'Header image preview' });
     await image.waitFor();
     expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('edits an approved template', async () => {
@@ -128,6 +132,19 @@ describe('templates in Chromium', () => {
     await page.getByText('Template updated successfully!').first().waitFor();
     await page.waitForURL(`${stack.url}/template`);
     await row('order_ready').getByText('PENDING', { exact: false }).first().waitFor();
+  });
+
+  it('New broadcast with a template that has buttons has no serious accessibility violation', async () => {
+    await row('order_ready')
+      .getByText(/approved/i)
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await page.goto(`${stack.url}/broadcast/new`);
+    await page
+      .getByRole('combobox', { name: 'Message Template' })
+      .selectOption({ label: 'order_ready (en_US)' });
+    await page.getByRole('figure', { name: 'Message preview' }).getByText('Track order').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('shows the reason of a rejected template', async () => {

@@ -42,3 +42,15 @@ export function PhoneFrame({
     </figure>
   );
 }
+
+/**
+ * A template button under a preview's bubble, as WhatsApp draws it: blue text on white. sky-700, not a lighter
+ * blue: the text must keep 4.5:1 against the white.
+ */
+export function PreviewButton({ children }: { children: ReactNode }) {
+  return (
+    <div className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-700 shadow-sm">
+      {children}
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import { TEMPLATE_UI_TEXT } from '@herald/contracts';
-import { PhoneFrame } from '../../../components/phone-frame';
+import { PhoneFrame, PreviewButton } from '../../../components/phone-frame';
 import { useSelectedSenderName } from '../../../lib/account-settings-api';
 import type { PreviewContent } from '../template-preview-content';
 
@@ -73,12 +73,7 @@ export function BroadcastPreview({ content, loading, failed, contactName, mediaS
           {content.buttons.length > 0 ? (
             <div className="mt-1 max-w-[95%] space-y-1">
               {content.buttons.map((button, i) => (
-                <div
-                  key={i}
-                  className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-600 shadow-sm"
-                >
-                  {button.text}
-                </div>
+                <PreviewButton key={i}>{button.text}</PreviewButton>
               ))}
             </div>
           ) : null}

@@ -11,7 +11,9 @@ export function PayloadPreview({ payload }: { payload: TemplatePayload }) {
       </h2>
       {/* A dark code block in both themes: fixed colours (slate-900, emerald-100), since the dark theme turns the
           palette's slate-900 light (decision 039); its border (the cards' shade) marks its edge on a dark card. */}
+      {/* Focusable: a block that scrolls must be scrollable from the keyboard too. */}
       <pre
+        tabIndex={0}
         aria-label="Template payload JSON"
         className="max-h-96 overflow-auto rounded-lg border border-slate-200 bg-[oklch(20.8%_0.042_265.755)] p-3 font-mono text-[11px] leading-relaxed break-words whitespace-pre-wrap text-[oklch(95%_0.052_163.051)]"
       >

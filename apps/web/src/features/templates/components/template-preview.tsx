@@ -1,5 +1,5 @@
 import { TEMPLATE_UI_TEXT, previewSampleValue, renderPreviewText } from '@herald/contracts';
-import { PhoneFrame } from '../../../components/phone-frame';
+import { PhoneFrame, PreviewButton } from '../../../components/phone-frame';
 import { useSelectedSenderName } from '../../../lib/account-settings-api';
 import type { TemplateFormState } from '../template-form-state';
 import { dynamicExample } from '../template-payload';
@@ -90,12 +90,9 @@ export function TemplatePreview({ state, mediaSrc }: TemplatePreviewProps) {
       {state.buttons.length > 0 ? (
         <div className="mt-1 max-w-[95%] space-y-1">
           {state.buttons.map((button) => (
-            <div
-              key={button.key}
-              className="rounded-lg bg-white px-2 py-1.5 text-center text-sm font-medium text-sky-600 shadow-sm"
-            >
+            <PreviewButton key={button.key}>
               {button.text || BUTTON_TYPE_LABELS[button.sub_type]}
-            </div>
+            </PreviewButton>
           ))}
         </div>
       ) : null}
