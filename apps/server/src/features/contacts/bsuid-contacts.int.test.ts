@@ -21,7 +21,7 @@ let engine: BroadcastEngine;
 
 const SAM = 'US.1000000000000001';
 const SAM_NEW = 'US.1000000000000002';
-const ANN = { number: '+14155550201', bsuid: 'US.2000000000000001' };
+const ANN = { number: '+14155550201' };
 
 const sandbox = async (path: string, body?: object) => {
   const response = await fetch(`${t.sandboxUrl}${path}`, {
@@ -275,14 +275,16 @@ describe('customers known only by their BSUID', () => {
   }, 60_000);
 
   it('learns a numbered contact’s BSUID, then matches its BSUID-only reply and 131050 failure to it', async () => {
+    // Ann received the broadcasts above: their statuses named her BSUID beside her number, as Meta's do since
+    // 2026, and Herald kept it on her contact.
+    const annId = (await contactsOf()).find((c) => c.name === 'Ann')?.bsuid;
+    expect(annId).toMatch(/^US\.\d{20}$/);
     await postMessagesWebhook(t, wabaId, {
-      contacts: [
-        { profile: { name: 'Ann', username: 'ann.b' }, wa_id: ANN.number.slice(1), user_id: ANN.bsuid },
-      ],
+      contacts: [{ profile: { name: 'Ann', username: 'ann.b' }, wa_id: ANN.number.slice(1), user_id: annId }],
       messages: [
         {
           from: ANN.number.slice(1),
-          from_user_id: ANN.bsuid,
+          from_user_id: annId,
           id: 'wamid.ann-1',
           timestamp: '1',
           type: 'text',
@@ -292,14 +294,14 @@ describe('customers known only by their BSUID', () => {
     });
     expect((await contactsOf()).find((c) => c.name === 'Ann')).toMatchObject({
       whatsapp_number: ANN.number,
-      bsuid: ANN.bsuid,
+      bsuid: annId,
       username: 'ann.b',
     });
     await postMessagesWebhook(t, wabaId, {
-      contacts: [{ profile: { name: 'Ann', username: 'ann.b' }, user_id: ANN.bsuid }],
+      contacts: [{ profile: { name: 'Ann', username: 'ann.b' }, user_id: annId }],
       messages: [
         {
-          from_user_id: ANN.bsuid,
+          from_user_id: annId,
           id: 'wamid.ann-2',
           timestamp: '2',
           type: 'text',
@@ -318,7 +320,7 @@ describe('customers known only by their BSUID', () => {
           id: 'wamid.unknown',
           status: 'failed',
           timestamp: '3',
-          recipient_user_id: ANN.bsuid,
+          recipient_user_id: annId,
           errors: [{ code: 131050, title: 'User stopped marketing messages' }],
         },
       ],
