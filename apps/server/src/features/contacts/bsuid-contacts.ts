@@ -86,22 +86,26 @@ export async function recordPeople(
   const x = `with x as (select bsuid, max(number) as number, max(username) as username
                         from unnest($2::text[], $3::text[], $4::text[]) as x(number, bsuid, username) group by bsuid),
              w as (select id from waba_accounts where waba_id = $1)`;
+  // Contacts another transaction is writing are skipped, not waited for: every status names its person again,
+  // and a webhook batch that waited here on another's contacts while holding its own could deadlock with it.
   await client.query(
-    `${x}
-     update contacts c set bsuid = x.bsuid, updated_at = now()
-       from x, w
-      where c.waba_account_id = w.id and x.number is not null and c.whatsapp_number = x.number
-        and c.bsuid is distinct from x.bsuid
-        and not exists (select 1 from contacts o where o.waba_account_id = w.id and o.bsuid = x.bsuid)`,
+    `${x},
+     t as (select c.id, x.bsuid from contacts c, x, w
+            where c.waba_account_id = w.id and x.number is not null and c.whatsapp_number = x.number
+              and c.bsuid is distinct from x.bsuid
+              and not exists (select 1 from contacts o where o.waba_account_id = w.id and o.bsuid = x.bsuid)
+            order by c.id for update of c skip locked)
+     update contacts c set bsuid = t.bsuid, updated_at = now() from t where c.id = t.id`,
     params,
   );
   // A second statement, so it sees the BSUIDs the first one set.
   await client.query(
-    `${x}
-     update contacts c set username = x.username, updated_at = now()
-       from x, w
-      where c.waba_account_id = w.id and c.bsuid = x.bsuid and x.username is not null
-        and c.username is distinct from x.username`,
+    `${x},
+     t as (select c.id, x.username from contacts c, x, w
+            where c.waba_account_id = w.id and c.bsuid = x.bsuid and x.username is not null
+              and c.username is distinct from x.username
+            order by c.id for update of c skip locked)
+     update contacts c set username = t.username, updated_at = now() from t where c.id = t.id`,
     params,
   );
 }
