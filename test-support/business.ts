@@ -68,11 +68,13 @@ export async function callApi(
 export async function sandboxBusiness(
   sandboxUrl: string,
   name = DEFAULT_BUSINESS_NAME,
+  /** Extra fields of the sandbox's control call (e.g. `mm_api_terms: false`). */
+  fields: Record<string, unknown> = {},
 ): Promise<SandboxBusiness> {
   const response = await fetch(`${sandboxUrl}/__sandbox/wabas`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ business_name: name }),
+    body: JSON.stringify({ business_name: name, ...fields }),
   });
   if (response.status !== 201) throw new Error(`sandbox answered ${response.status}`);
   return (await response.json()) as SandboxBusiness;

@@ -13,6 +13,8 @@ import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
 import { Messaging } from './messages/messaging';
 import { registerMessageTemplateRoutes } from './routes/message-templates';
+import { registerMarketingMessagesRoutes } from './routes/marketing-messages';
+import { registerMarketingMessagesControlRoutes } from './routes/marketing-messages-control';
 import { registerMediaRoutes } from './routes/media';
 import { registerMessageRoutes } from './routes/messages';
 import { registerMessagingControlRoutes } from './routes/messaging-control';
@@ -82,6 +84,8 @@ export interface SandboxOptions {
   defaultMessagingLimit?: string;
   /** Marketing templates to US numbers fail with 131049, as Meta's (default true). */
   usMarketingRule?: boolean;
+  /** A new business accepts the Marketing Messages API terms in its Embedded Signup (default true). */
+  mmApiTermsAtSignup?: boolean;
   /**
    * Bearer token the control API (`/__sandbox/*`) requires of every caller; unset, it answers only callers on
    * this machine that came through no proxy (control-access.ts).
@@ -120,6 +124,7 @@ function initialConfig(options: SandboxOptions): SandboxConfig {
       'defaultMessagingLimit',
     ),
     usMarketingRule: options.usMarketingRule ?? MESSAGING_DEFAULTS.usMarketingRule,
+    mmApiTermsAtSignup: options.mmApiTermsAtSignup ?? MESSAGING_DEFAULTS.mmApiTermsAtSignup,
   };
 }
 
@@ -261,8 +266,10 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerMessageTemplateRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerMessageRoutes(app, ctx);
+  registerMarketingMessagesRoutes(app, ctx);
   registerMediaRoutes(app, ctx);
   registerMessagingControlRoutes(app, ctx);
   registerPortfolioControlRoutes(app, ctx);
+  registerMarketingMessagesControlRoutes(app, ctx);
   return app;
 }

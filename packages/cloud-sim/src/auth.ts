@@ -56,6 +56,18 @@ export function grantedPhoneNumber(
   return phone;
 }
 
+/** A business portfolio the token may act for: one that owns a WABA the token was issued for. */
+export function seesBusiness(token: AccessToken, state: SandboxState, businessId: string): boolean {
+  return (
+    state.hasBusiness(businessId) && token.wabaIds.some((id) => state.findWaba(id)?.businessId === businessId)
+  );
+}
+
+export function grantedBusiness(token: AccessToken, state: SandboxState, id: string, method: string): string {
+  if (!seesBusiness(token, state, id)) throw unsupportedRequest(method, id);
+  return id;
+}
+
 /**
  * Graph's node type of an id the token may see (a WhatsApp Business Account or one of its numbers), as its
  * errors name it; undefined for any other id.

@@ -56,6 +56,7 @@ function parseControlToken(raw: string | undefined): string | undefined {
 const port = parsePort(process.env.SANDBOX_PORT);
 const defaultMessagingLimit = parseTier(process.env.SANDBOX_DEFAULT_MESSAGING_LIMIT);
 const usMarketingRule = parseFlag('SANDBOX_US_MARKETING_RULE');
+const mmApiTermsAtSignup = parseFlag('SANDBOX_MM_API_TERMS_AT_SIGNUP');
 const reviewDelayMs = parseWholeNumber('SANDBOX_REVIEW_DELAY_MS', 0);
 const webhookRetryBaseMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_BASE_MS', 0);
 const webhookRetryMaxWaitMs = parseWholeNumber('SANDBOX_WEBHOOK_RETRY_MAX_WAIT_MS', 0);
@@ -86,6 +87,7 @@ try {
     ...(controlToken === undefined ? {} : { controlToken }),
     ...(defaultMessagingLimit === undefined ? {} : { defaultMessagingLimit }),
     ...(usMarketingRule === undefined ? {} : { usMarketingRule }),
+    ...(mmApiTermsAtSignup === undefined ? {} : { mmApiTermsAtSignup }),
   });
   process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
 

@@ -39,6 +39,8 @@ export interface SandboxConfig {
   defaultMessagingLimit: PortfolioTier;
   /** Meta's pause of marketing templates to US numbers (131049); off only for tests about something else. */
   usMarketingRule: boolean;
+  /** A business that signs up accepts the Marketing Messages API terms in the same Embedded Signup flow. */
+  mmApiTermsAtSignup: boolean;
 }
 
 /**

@@ -24,6 +24,7 @@ const KEYS = {
   pairRateWindowMs: ['pair_rate_window_ms', 'pairRateWindowMs'],
   defaultMessagingLimit: ['default_messaging_limit', 'defaultMessagingLimit'],
   usMarketingRule: ['us_marketing_rule', 'usMarketingRule'],
+  mmApiTermsAtSignup: ['mm_api_terms_at_signup', 'mmApiTermsAtSignup'],
 } as const;
 
 export const MESSAGING_DEFAULTS = {
@@ -38,6 +39,7 @@ export const MESSAGING_DEFAULTS = {
   pairRateWindowMs: 6000,
   defaultMessagingLimit: DEFAULT_PORTFOLIO_TIER as PortfolioTier,
   usMarketingRule: true,
+  mmApiTermsAtSignup: true,
 };
 
 const MAX_BATCH_SIZE = 1000;
@@ -172,6 +174,8 @@ export function updateConfig(config: SandboxConfig, params: Record<string, unkno
   if (tier !== undefined) next.defaultMessagingLimit = checkMessagingLimit(tier);
   const usRule = pick(params, KEYS.usMarketingRule);
   if (usRule !== undefined) next.usMarketingRule = checkFlag(usRule, 'us_marketing_rule');
+  const mmTerms = pick(params, KEYS.mmApiTermsAtSignup);
+  if (mmTerms !== undefined) next.mmApiTermsAtSignup = checkFlag(mmTerms, 'mm_api_terms_at_signup');
   Object.assign(config, next);
 }
 
@@ -195,5 +199,6 @@ export function configView(config: SandboxConfig) {
     pair_rate_window_ms: config.pairRateWindowMs,
     default_messaging_limit: config.defaultMessagingLimit,
     us_marketing_rule: config.usMarketingRule,
+    mm_api_terms_at_signup: config.mmApiTermsAtSignup,
   };
 }

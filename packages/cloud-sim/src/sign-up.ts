@@ -14,7 +14,12 @@ const MAX_BUSINESS_NAME_LENGTH = 128;
 /** The state change behind both the Embedded Signup popup and the control API's shortcut. */
 export function signUpBusiness(
   ctx: SandboxContext,
-  input: { businessName: string | undefined; phoneNumber: string | undefined },
+  input: {
+    businessName: string | undefined;
+    phoneNumber: string | undefined;
+    /** Whether this signup accepts the MM API terms; the sandbox's setting when not said. */
+    mmApiTerms?: boolean;
+  },
 ): SignUpResult {
   const businessName = input.businessName?.trim();
   if (!businessName) throw missingParameter('business_name');
@@ -35,5 +40,10 @@ export function signUpBusiness(
     businessName,
     phoneDigits,
   });
+  // The business accepted the Marketing Messages API terms in the same flow (Meta's Embedded Signup offers them).
+  // No MM_LITE_TERMS_SIGNED webhook: the partner has not subscribed to the new WABA yet, so none would reach it.
+  if (input.mmApiTerms ?? ctx.config.mmApiTermsAtSignup) {
+    ctx.state.marketingMessages.setTerms(waba.businessId, 'TERM_OF_SERVICE_SIGNED');
+  }
   return { waba_id: waba.id, phone_number_id: phoneNumber.id, business_id: waba.businessId, code: code.code };
 }

@@ -7,6 +7,8 @@ import {
 import type { PortfolioTier } from './messages/portfolio-tiers';
 import { formatDisplayPhoneNumber } from './phone-format';
 import { randomAlphanumeric, randomNumericId } from './random-strings';
+import { MarketingMessagesOnboarding } from './marketing-messages/onboarding';
+import type { SavedMarketingMessages } from './marketing-messages/onboarding';
 import { TemplateStore } from './templates/template-store';
 import { MediaStore } from './media/media-store';
 import { UploadStore } from './uploads/upload-store';
@@ -77,6 +79,8 @@ export interface StateRecords {
   subscriptions: Subscription[];
   /** Business portfolio → messaging limit tier; absent in state files written before tiers were modelled. */
   portfolioTiers?: Record<string, PortfolioTier>;
+  /** MM API terms per portfolio and WABA eligibility; absent in older files (NOT_STARTED, eligible). */
+  marketingMessages?: SavedMarketingMessages;
 }
 
 /** Graph renders times as "2024-05-01T10:00:00+0000". */
@@ -96,12 +100,14 @@ export class SandboxState {
   readonly templates = new TemplateStore();
   readonly uploads = new UploadStore();
   readonly media = new MediaStore();
+  readonly marketingMessages = new MarketingMessagesOnboarding();
 
   /** `defaultTier`: the messaging limit a new portfolio gets (configurable, read at each sign-up). */
   constructor(private readonly defaultTier: () => PortfolioTier = () => DEFAULT_PORTFOLIO_TIER) {}
 
   reset(): void {
     this.portfolioTiers.clear();
+    this.marketingMessages.clear();
     this.templates.clear();
     this.uploads.clear();
     this.media.clear();
@@ -123,6 +129,7 @@ export class SandboxState {
       tokens: [...this.tokens.values()],
       subscriptions: [...this.subscriptions.values()],
       portfolioTiers: Object.fromEntries(this.portfolioTiers),
+      marketingMessages: this.marketingMessages.save(),
     };
   }
 
@@ -140,6 +147,7 @@ export class SandboxState {
     for (const code of records.codes) this.codes.set(code.code, code);
     for (const token of records.tokens) this.tokens.set(token.token, token);
     for (const s of records.subscriptions) this.subscriptions.set(`${s.wabaId}:${s.appId}`, s);
+    this.marketingMessages.restore(records.marketingMessages);
     this.portfolioTiers.clear();
     for (const [id, tier] of Object.entries(records.portfolioTiers ?? {})) {
       if (isPortfolioTier(tier)) this.portfolioTiers.set(id, tier);

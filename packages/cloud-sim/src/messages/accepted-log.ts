@@ -1,5 +1,8 @@
 import type { SentParameters } from './validate-send';
 
+/** The send endpoint that accepted a message: Cloud API's `/messages` or the MM API's `/marketing_messages`. */
+export type SendEndpoint = 'messages' | 'marketing_messages';
+
 /** One accepted message, kept compact (about 300 bytes) so 100k+ fit easily in memory. */
 export interface AcceptedMessage {
   wamid: string;
@@ -11,6 +14,7 @@ export interface AcceptedMessage {
   /** A message that is not a template: its type (`text`, `image`, `interactive`, …). */
   type?: string;
   bizOpaqueCallbackData: string | null;
+  endpoint: SendEndpoint;
   acceptedAt: number;
   /** SentParameters as JSON: one string rather than a tree of small objects. */
   parameters: string;
@@ -19,6 +23,7 @@ export interface AcceptedMessage {
 export interface AcceptedQuery {
   phoneNumberId?: string;
   to?: string;
+  endpoint?: SendEndpoint;
   /** Unix milliseconds; records accepted at or after it. */
   since?: number;
   /** Also list every recipient a send request named for the number, accepted or refused. */
@@ -43,8 +48,18 @@ export class AcceptedLog {
     recipients.add(to);
   }
 
-  add(record: Omit<AcceptedMessage, 'parameters'> & { parameters: SentParameters }): void {
-    this.records.push({ ...record, parameters: JSON.stringify(record.parameters) });
+  /** `endpoint` defaults to `messages`, Cloud API's send. */
+  add(
+    record: Omit<AcceptedMessage, 'parameters' | 'endpoint'> & {
+      parameters: SentParameters;
+      endpoint?: SendEndpoint;
+    },
+  ): void {
+    this.records.push({
+      ...record,
+      endpoint: record.endpoint ?? 'messages',
+      parameters: JSON.stringify(record.parameters),
+    });
   }
 
   get size(): number {
@@ -61,6 +76,7 @@ export class AcceptedLog {
       (r) =>
         (q.phoneNumberId === undefined || r.phoneNumberId === q.phoneNumberId) &&
         (q.to === undefined || r.to === q.to) &&
+        (q.endpoint === undefined || r.endpoint === q.endpoint) &&
         (q.since === undefined || r.acceptedAt >= q.since),
     );
     const perRecipient = new Map<string, number>();
@@ -86,6 +102,7 @@ export class AcceptedLog {
           ? { template: { name: r.templateName, language: r.language } }
           : { type: r.type }),
         biz_opaque_callback_data: r.bizOpaqueCallbackData,
+        endpoint: r.endpoint,
         accepted_at: new Date(r.acceptedAt).toISOString(),
         parameters: JSON.parse(r.parameters) as SentParameters,
       })),

@@ -53,6 +53,7 @@ export function sendFreeFormMessage(
     language: '',
     type: send.type,
     bizOpaqueCallbackData: send.bizOpaqueCallbackData,
+    endpoint: 'messages',
     acceptedAt: now,
     parameters: {},
   });

@@ -18,6 +18,7 @@ import { templateShape } from './template-shape';
 import { checkParameters, parseSendRequest } from './validate-send';
 import type { SendEnvelope } from './validate-send';
 import type { FailureKind } from './message-errors';
+import type { SendEndpoint } from './accepted-log';
 
 export interface SendAnswer {
   messaging_product: 'whatsapp';
@@ -28,12 +29,14 @@ export interface SendAnswer {
 /**
  * A template send, after the token and the number were checked: the request, the template and its
  * parameters, the portfolio's messaging limit, the number's throughput, the pair rate; then the message is
- * accepted (or held by template pacing), logged and its statuses planned.
+ * accepted (or held by template pacing), logged and its statuses planned. `endpoint`: the MM API's
+ * `/marketing_messages` sends through here too, after its own checks (marketing-messages/send-marketing.ts).
  */
 export function sendTemplateMessage(
   ctx: SandboxContext,
   phone: PhoneNumber,
   params: Record<string, unknown>,
+  endpoint: SendEndpoint = 'messages',
 ): SendAnswer {
   const { messaging, config } = ctx;
   const send = parseSendRequest(params);
@@ -75,6 +78,7 @@ export function sendTemplateMessage(
     templateName: template.name,
     language: template.language,
     bizOpaqueCallbackData: send.bizOpaqueCallbackData,
+    endpoint,
     acceptedAt: now,
     parameters,
   });
@@ -82,7 +86,7 @@ export function sendTemplateMessage(
   const info = messageInfo(ctx, phone, portfolioId, send, wamid, template.category.toLowerCase(), failure);
   messaging.statuses.schedule(info, planFor(ctx, fate, now));
   const answer = sendAnswer(send, wamid, fate.held ? 'held_for_quality_assessment' : 'accepted');
-  ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/messages`, body: params, result: answer });
+  ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/${endpoint}`, body: params, result: answer });
   return answer;
 }
 

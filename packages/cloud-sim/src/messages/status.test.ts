@@ -196,6 +196,7 @@ describe('AcceptedLog', () => {
       to: '1',
       template: { name: 't', language: 'en' },
       biz_opaque_callback_data: null,
+      endpoint: 'messages',
       accepted_at: new Date(1000).toISOString(),
       parameters: { body: ['x'] },
     });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context';
+import { invalidParameter } from '../errors';
 import { randomNumericId } from '../random-strings';
 import { requestParams, stringParam } from '../request-params';
 import { signUpBusiness } from '../sign-up';
@@ -65,6 +66,7 @@ export function registerControlRoutes(
       businessName: stringParam(params, 'business_name') ?? `Sandbox Business ${created}`,
       // 555 numbers are reserved for fiction, so a default can never be someone's real phone.
       phoneNumber: stringParam(params, 'phone_number') ?? `+1555${randomNumericId(7)}`,
+      mmApiTerms: mmApiTermsParam(params.mm_api_terms),
     });
     await ctx.log.append({ method: 'POST', path: '/__sandbox/wabas', body: params, result });
     return reply.code(201).send(result);
@@ -98,4 +100,12 @@ export function registerControlRoutes(
     });
     return result;
   });
+}
+
+/** `mm_api_terms` of a new test business: whether its signup accepts the MM API terms (a boolean, or absent). */
+function mmApiTermsParam(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw invalidParameter('mm_api_terms must be a boolean');
 }

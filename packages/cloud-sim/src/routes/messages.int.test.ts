@@ -172,6 +172,7 @@ describe('POST /{phone-number-id}/messages', () => {
           to: '16505551234',
           template: { name: 'order_update', language: 'en_US' },
           biz_opaque_callback_data: 'row-1',
+          endpoint: 'messages',
           accepted_at: expect.any(String),
           parameters: { header: ['Ana'], body: ['Ana', '42'], button_0: ['track-42'] },
         },

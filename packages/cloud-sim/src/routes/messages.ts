@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, grantedPhoneNumber } from '../auth';
 import type { SandboxContext } from '../context';
 import { invalidParameter, missingParameter } from '../errors';
@@ -6,8 +6,9 @@ import { somethingWentWrong, throughputExceeded } from '../messages/message-erro
 import { sendFreeFormMessage } from '../messages/send-free-form';
 import { sendTemplateMessage } from '../messages/send-message';
 import { requestParams, stringParam } from '../request-params';
+import type { PhoneNumber } from '../state';
 
-interface IdParams {
+export interface IdParams {
   Params: { id: string };
 }
 
@@ -18,7 +19,6 @@ interface IdParams {
  */
 export function registerMessageRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post<IdParams>('/:id/messages', async (request) => {
-    const { faults } = ctx.messaging;
     const params = requestParams(request);
     // A read receipt sends nothing to anyone: the faults, which stand for send failures, do not apply.
     if (params.status !== undefined) {
@@ -26,19 +26,34 @@ export function registerMessageRoutes(app: FastifyInstance, ctx: SandboxContext)
       const phone = grantedPhoneNumber(token, ctx.state, request.params.id, 'POST');
       return markRead(ctx, phone.id, params);
     }
-    await faults.delay();
-    const token = authenticate(request, ctx.state);
-    const phone = grantedPhoneNumber(token, ctx.state, request.params.id, 'POST');
-    const recipient = params.to ?? params.recipient;
-    if (typeof recipient === 'string')
-      ctx.messaging.accepted.noteRequest(phone.id, recipient.replace(/^\+/, ''));
-    const verdict = faults.decide();
-    if (verdict === 'server-error') throw somethingWentWrong();
-    if (verdict === 'rate-limit') throw throughputExceeded();
+    const phone = await sendingNumber(ctx, request, params);
     return params.type === 'template'
       ? sendTemplateMessage(ctx, phone, params)
       : sendFreeFormMessage(ctx, phone, params);
   });
+}
+
+/**
+ * What every send goes through before its content is looked at (`/messages` and the MM API's
+ * `/marketing_messages` alike): the injected delay, the token and the number, the recipient noted as
+ * requested, then the injected faults.
+ */
+export async function sendingNumber(
+  ctx: SandboxContext,
+  request: FastifyRequest<IdParams>,
+  params: Record<string, unknown>,
+): Promise<PhoneNumber> {
+  const { faults } = ctx.messaging;
+  await faults.delay();
+  const token = authenticate(request, ctx.state);
+  const phone = grantedPhoneNumber(token, ctx.state, request.params.id, 'POST');
+  const recipient = params.to ?? params.recipient;
+  if (typeof recipient === 'string')
+    ctx.messaging.accepted.noteRequest(phone.id, recipient.replace(/^\+/, ''));
+  const verdict = faults.decide();
+  if (verdict === 'server-error') throw somethingWentWrong();
+  if (verdict === 'rate-limit') throw throughputExceeded();
+  return phone;
 }
 
 async function markRead(ctx: SandboxContext, phoneNumberId: string, params: Record<string, unknown>) {

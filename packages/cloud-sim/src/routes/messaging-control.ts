@@ -5,6 +5,7 @@ import { GraphError, invalidParameter, missingParameter } from '../errors';
 import { parseFaultPatch } from '../messages/faults';
 import { THROUGHPUT_MPS } from '../messages/token-bucket';
 import type { ThroughputLevel } from '../messages/token-bucket';
+import type { SendEndpoint } from '../messages/accepted-log';
 import { isBsuid } from '../messages/bsuid';
 import { inboundPayload } from '../messages/status-payload';
 import type { InboundMessage } from '../messages/status-payload';
@@ -23,6 +24,13 @@ function parseSince(raw: string | undefined): number | undefined {
   const ms = Date.parse(raw);
   if (Number.isNaN(ms)) throw invalidParameter('since must be Unix seconds or milliseconds, or an ISO time');
   return ms;
+}
+
+function sendEndpoint(raw: string | undefined): SendEndpoint | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'messages' && raw !== 'marketing_messages')
+    throw invalidParameter('endpoint must be messages or marketing_messages');
+  return raw;
 }
 
 function wholeQuery(raw: string | undefined, name: string): number | undefined {
@@ -44,6 +52,7 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
     return messaging.accepted.query({
       phoneNumberId: q.phone_number_id || undefined,
       to: q.to ? q.to.replace(/^\+/, '') : undefined,
+      endpoint: sendEndpoint(q.endpoint),
       since: parseSince(q.since),
       limit: wholeQuery(q.limit, 'limit'),
       offset: wholeQuery(q.offset, 'offset'),

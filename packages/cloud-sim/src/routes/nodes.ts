@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticate } from '../auth';
+import { authenticate, seesBusiness } from '../auth';
 import type { SandboxContext } from '../context';
 import { unsupportedRequest } from '../errors';
 import { pickFields } from '../fields';
 import { phoneNumberNode } from '../graph-objects';
+import { businessNode } from '../marketing-messages/onboarding-fields';
 import { templateNode } from '../templates/template-node';
 import { grantedMedia, mediaNode } from './media';
 import { wabaWithFields } from './pricing-analytics';
@@ -17,7 +18,10 @@ interface IdParams {
 
 const isUploadId = (id: string) => id.startsWith('upload:');
 
-/** `/{id}` names whichever node the id is, as in Graph: a WABA, a phone number, a template, an upload. */
+/**
+ * `/{id}` names whichever node the id is, as in Graph: a WABA, its business portfolio, a phone number, a
+ * template, an upload.
+ */
 export function registerNodeRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get<IdParams>('/:id', async (request) => {
     const { id } = request.params;
@@ -25,6 +29,7 @@ export function registerNodeRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const token = authenticate(request, ctx.state);
     const waba = ctx.state.findWaba(id);
     if (waba && token.wabaIds.includes(waba.id)) return wabaWithFields(ctx, waba, request.query.fields);
+    if (seesBusiness(token, ctx.state, id)) return businessNode(ctx, id, request.query.fields);
     const phone = ctx.state.findPhoneNumber(id);
     if (phone && token.wabaIds.includes(phone.wabaId)) {
       return pickFields(phoneNumberNode(phone), request.query.fields);

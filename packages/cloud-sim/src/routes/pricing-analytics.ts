@@ -3,6 +3,7 @@ import { authenticate, grantedWaba } from '../auth';
 import type { SandboxContext } from '../context';
 import { pickFields } from '../fields';
 import { wabaNode } from '../graph-objects';
+import { wabaOnboardingFields } from '../marketing-messages/onboarding-fields';
 import { modifiersOf, readAnalyticsQuery, splitTopLevel } from '../pricing/analytics-params';
 import { pricingAnalytics } from '../pricing/pricing-analytics';
 import type { Waba } from '../state';
@@ -24,7 +25,10 @@ export function wabaWithFields(ctx: SandboxContext, waba: Waba, fields: string |
   const parts = fields === undefined ? [] : splitTopLevel(fields);
   const analytics = parts.find((part) => part === FIELD || part.startsWith(`${FIELD}.`));
   const plain = parts.filter((part) => part !== analytics).join(',');
-  const node = pickFields(wabaNode(waba), analytics && plain === '' ? 'id' : fields && plain);
+  const node = {
+    ...pickFields(wabaNode(waba), analytics && plain === '' ? 'id' : fields && plain),
+    ...wabaOnboardingFields(ctx, waba, parts),
+  };
   if (analytics === undefined) return node;
   const modifiers = modifiersOf(analytics);
   const query = readAnalyticsQuery((name) => modifiers[name], nowSeconds());

@@ -71,11 +71,21 @@ export function registerWebhookEventControlRoutes(app: FastifyInstance, ctx: San
         template: template
           ? { id: template.id, name: template.name, language: template.language, category: template.category }
           : null,
+        ownerBusinessId: ctx.state.findWaba(phone.wabaId)?.businessId,
         now: new Date(),
       });
     } catch (error) {
       throw invalidParameter((error as Error).message);
     }
+    // A completed re-categorisation is Meta's template's category from now on: sends and GETs see the new one.
+    const newCategory = notification!.body.entry[0]!.changes[0]!.value as { new_category?: unknown };
+    if (
+      template &&
+      notification!.field === 'template_category_update' &&
+      event.endsWith(':done') &&
+      typeof newCategory.new_category === 'string'
+    )
+      template.category = newCategory.new_category as typeof template.category;
     const delivery = ctx.webhooks.send(webhookTarget(ctx, phone.wabaId), notification!.body, {
       field: notification!.field,
       wabaId: phone.wabaId,

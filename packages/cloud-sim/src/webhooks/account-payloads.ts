@@ -44,6 +44,19 @@ export function businessCapabilityPayload(wabaId: string, tier: PortfolioTier, n
 }
 
 /**
+ * `account_update` MM_LITE_TERMS_SIGNED for one WABA of a portfolio that signed the Marketing Messages API
+ * terms: Meta sends one per eligible WABA, naming the WABA and its owner.
+ */
+export function mmTermsSignedPayload(wabaId: string, ownerBusinessId: string, now = new Date()) {
+  return notification(
+    wabaId,
+    'account_update',
+    { event: 'MM_LITE_TERMS_SIGNED', waba_info: { waba_id: wabaId, owner_business_id: ownerBusinessId } },
+    now,
+  );
+}
+
+/**
  * `phone_number_quality_update` for one number: its display digits, the event and the portfolio's limit
  * (`current_limit` was removed in February 2026; `old_limit` comes only with limit changes).
  */

@@ -19,6 +19,8 @@ export interface ExampleContext {
   newNumber: string | null;
   newUserId: string | null;
   template: { id: string; name: string; language: string; category?: string } | null;
+  /** The WABA's business portfolio, where an event names it (else an example id). */
+  ownerBusinessId?: string;
   now: Date;
 }
 
@@ -169,7 +171,10 @@ export const WEBHOOK_EXAMPLES: Record<string, WebhookExample> = {
   'account_update:AD_ACCOUNT_LINKED': accountUpdate('AD_ACCOUNT_LINKED', (c) => ({
     waba_info: { waba_id: c.wabaId, ad_account_linked: '3000000000003', owner_business_id: '1000000000001' },
   })),
-  'account_update:MM_LITE_TERMS_SIGNED': accountUpdate('MM_LITE_TERMS_SIGNED'),
+  // Sent per eligible WABA once its portfolio signed the MM API terms (`POST /__sandbox/businesses/…/marketing-messages-terms`).
+  'account_update:MM_LITE_TERMS_SIGNED': accountUpdate('MM_LITE_TERMS_SIGNED', (c) => ({
+    waba_info: { waba_id: c.wabaId, owner_business_id: c.ownerBusinessId ?? '1000000000001' },
+  })),
   'account_update:VOLUME_BASED_PRICING_TIER_UPDATE': accountUpdate(
     'VOLUME_BASED_PRICING_TIER_UPDATE',
     () => ({
