@@ -16,6 +16,7 @@ import { healthRoutes } from './features/health/routes';
 import { HeraldMetrics } from './features/metrics/metrics-registry';
 import { NumbersService } from './features/numbers/numbers-service';
 import { settingsRoutes } from './features/settings/routes';
+import { marketingMessagesRoutes, MmApiService } from './features/marketing-messages/index';
 import { MetaFiguresService } from './features/pricing/meta-figures';
 import { PricingService } from './features/pricing/pricing-service';
 import { loadRateCard } from './features/pricing/rate-card';
@@ -153,6 +154,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     await scope.register(
       settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),
     );
+    await scope.register(marketingMessagesRoutes(new MmApiService({ pool, graph, secrets: secretBox })));
   });
 
   await registerSpa(app, config.webDistDir);

@@ -7,6 +7,7 @@ import {
 } from './features/account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
 import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
+import { applyMmApiTermsSigned } from './features/marketing-messages/index';
 import { storeInboundMessages } from './features/replies/index';
 import {
   applyCapabilityUpdate,
@@ -47,6 +48,7 @@ export function createWebhookProcessor(
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);
   processor.on('phone_number_name_update', applyPhoneNameUpdate);
   processor.on('account_update', applyAccountUpdate);
+  processor.on('account_update', applyMmApiTermsSigned);
   processor.on('account_review_update', applyAccountReview);
   processor.on('account_alerts', applyAccountAlert);
   processor.on('security', applySecurityEvent);

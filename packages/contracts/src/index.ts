@@ -18,3 +18,4 @@ export * from './contact-tags';
 export * from './pricing';
 export * from './spend-cap';
 export * from './account-health';
+export * from './marketing-messages';

@@ -72,6 +72,8 @@ export const accountSettingsSchema = z.object({
   retention_years: z.union([z.literal(1), z.literal(3), z.literal(5)]),
   dark_theme: z.boolean(),
   beta_features: z.boolean(),
+  /** Marketing templates of an account onboarded to Meta's Marketing Messages API go through it (else /messages). */
+  marketing_via_mm_api: z.boolean(),
   /** Replies that opt a contact out of broadcasts (at least one: WhatsApp requires an opt-out). */
   opt_out_words: replyWords('Opt-out words').min(1, 'Keep at least one opt-out word'),
   /** Replies that opt a contact back in. */
@@ -87,6 +89,7 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
   retention_years: 5,
   dark_theme: false,
   beta_features: false,
+  marketing_via_mm_api: true,
   opt_out_words: DEFAULT_OPT_OUT_WORDS,
   opt_in_words: DEFAULT_OPT_IN_WORDS,
 };

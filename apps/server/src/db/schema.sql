@@ -67,6 +67,7 @@ CREATE TABLE account_settings (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     opt_out_words text[],
     opt_in_words text[],
+    marketing_via_mm_api boolean DEFAULT true NOT NULL,
     CONSTRAINT account_settings_pkey PRIMARY KEY (waba_account_id),
     CONSTRAINT account_settings_default_language_check CHECK ((default_language ~ '^[a-z]{2,3}(_[A-Z]{2})?$'::text)),
     CONSTRAINT account_settings_retention_years_check CHECK ((retention_years = ANY (ARRAY[1, 3, 5]))),
@@ -503,6 +504,9 @@ CREATE TABLE waba_accounts (
     business_token_encrypted text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     template_limit_exceeded_at timestamp with time zone,
+    mm_api_status text,
+    mm_api_status_since timestamp with time zone,
+    mm_api_requested_at timestamp with time zone,
     CONSTRAINT waba_accounts_pkey PRIMARY KEY (id),
     CONSTRAINT waba_accounts_waba_id_key UNIQUE (waba_id),
     CONSTRAINT waba_accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE

@@ -29,6 +29,9 @@ export interface GraphPhoneNumber {
 export interface GraphWaba {
   id: string;
   name?: string;
+  /** Marketing Messages API onboarding (ONBOARDED, ELIGIBLE, INELIGIBLE_…, PENDING_…). */
+  marketing_messages_onboarding_status?: string;
+  owner_business_info?: { id?: string; name?: string };
 }
 
 const PHONE_FIELDS = [
@@ -96,7 +99,28 @@ export class GraphClient {
   }
 
   getWaba(token: string, wabaId: string): Promise<GraphWaba> {
-    return this.request('GET', `/${encodeURIComponent(wabaId)}?fields=id,name`, token);
+    return this.request(
+      'GET',
+      `/${encodeURIComponent(wabaId)}?fields=id,name,marketing_messages_onboarding_status`,
+      token,
+    );
+  }
+
+  /** The WABA's Marketing Messages API onboarding status and the business portfolio that owns it. */
+  getMarketingMessagesStatus(token: string, wabaId: string): Promise<GraphWaba> {
+    return this.request(
+      'GET',
+      `/${encodeURIComponent(wabaId)}?fields=id,marketing_messages_onboarding_status,owner_business_info`,
+      token,
+    );
+  }
+
+  /**
+   * Meta's partner intent API: Meta emails the portfolio's admins an invitation to accept the Marketing
+   * Messages API terms; `MM_LITE_TERMS_SIGNED` (account_update) follows once one does.
+   */
+  requestMarketingMessagesOnboarding(token: string, businessId: string): Promise<{ id: string }> {
+    return this.request('POST', `/${encodeURIComponent(businessId)}/onboard_partners_to_mm_lite`, token, {});
   }
 
   /** Meta's pricing analytics of a WABA; `filters` are the field's modifiers (`.start(…).end(…)…`). */

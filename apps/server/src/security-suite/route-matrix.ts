@@ -101,6 +101,7 @@ export const BODY_SAMPLES: Record<string, BodySample> = {
   'POST /meta/templates/sync/': { none: 'refreshes the caller’s own account' },
   'POST /broadcast/{id}/{action}/': { none: 'the broadcast is named by the path' },
   'POST /api/auth/logout/': { none: 'ends the caller’s own session' },
+  'POST /marketing-messages/onboarding/': { none: 'asks Meta about the caller’s own account' },
 };
 
 /** Query parameters that name objects, by route: a new `…_id` query parameter must be added. */

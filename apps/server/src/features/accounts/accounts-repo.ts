@@ -53,12 +53,22 @@ export async function insertWaba(
     name?: string;
     businessId?: string;
     businessTokenEncrypted: string;
+    /** The Marketing Messages API status Meta gave with the account at sign-up, when it gave one. */
+    mmApiStatus?: string;
   },
 ): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
-    `insert into waba_accounts (waba_id, user_id, name, business_id, business_token_encrypted)
-     values ($1, $2, $3, $4, $5) returning id::int`,
-    [waba.wabaId, waba.userId, waba.name ?? null, waba.businessId ?? null, waba.businessTokenEncrypted],
+    `insert into waba_accounts (waba_id, user_id, name, business_id, business_token_encrypted,
+                                mm_api_status, mm_api_status_since)
+     values ($1, $2, $3, $4, $5, $6, case when $6::text is null then null else now() end) returning id::int`,
+    [
+      waba.wabaId,
+      waba.userId,
+      waba.name ?? null,
+      waba.businessId ?? null,
+      waba.businessTokenEncrypted,
+      waba.mmApiStatus ?? null,
+    ],
   );
   return rows[0]!.id;
 }

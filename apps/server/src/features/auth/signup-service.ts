@@ -118,6 +118,7 @@ export class SignupService {
       name: proven.waba.name,
       businessId: account.businessId,
       businessTokenEncrypted: secrets.seal(proven.businessToken),
+      mmApiStatus: proven.waba.marketing_messages_onboarding_status,
     });
     await upsertPhoneNumbers(
       client,

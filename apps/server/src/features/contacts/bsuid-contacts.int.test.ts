@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUntil, sandboxControl } from '../../../../../test-support/engine-until';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
@@ -23,16 +24,7 @@ const SAM = 'US.1000000000000001';
 const SAM_NEW = 'US.1000000000000002';
 const ANN = { number: '+14155550201' };
 
-const sandbox = async (path: string, body?: object) => {
-  const response = await fetch(`${t.sandboxUrl}${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-  return json;
-};
+const sandbox = sandboxControl(() => t.sandboxUrl);
 
 const eventCount = async () =>
   Number((await t.db.pool.query('select count(*) from webhook_events')).rows[0].count);
@@ -49,17 +41,8 @@ async function fromSandbox(path: string, body: object) {
   await t.app.webhooks.idle();
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await engine.tick();
-    await engine.idle();
-    await t.app.webhooks.idle();
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: () => Promise<boolean>, timeoutMs?: number) =>
+  runUntil(t, engine, check, undefined, timeoutMs);
 
 const contactsOf = async () =>
   (

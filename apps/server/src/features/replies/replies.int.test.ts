@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUntil } from '../../../../../test-support/engine-until';
 import type { BroadcastReport, DashboardHeaderResponse } from '@herald/contracts';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
@@ -28,17 +29,8 @@ const sandbox = async (path: string, body?: object) => {
   return json;
 };
 
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await engine.tick();
-    await engine.idle();
-    await t.app.webhooks.idle();
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: () => Promise<boolean>, timeoutMs?: number) =>
+  runUntil(t, engine, check, undefined, timeoutMs);
 
 const get = async <T>(url: string) => {
   const response = await t.app.inject({ method: 'GET', url, headers });

@@ -10,7 +10,7 @@ import type { Pool } from '../../db/pool';
 type Queryable = Pool | PoolClient;
 
 const COLUMNS = `default_language, require_template_approval, notify_by_email, retention_years::int,
-  dark_theme, beta_features, opt_out_words, opt_in_words`;
+  dark_theme, beta_features, opt_out_words, opt_in_words, marketing_via_mm_api`;
 
 type StoredSettings = Omit<AccountSettings, 'opt_out_words' | 'opt_in_words'> & {
   opt_out_words: string[] | null;
@@ -76,6 +76,7 @@ export async function saveAccountSettings(
        beta_features = coalesce($7, beta_features),
        opt_out_words = coalesce($8, opt_out_words),
        opt_in_words = coalesce($9, opt_in_words),
+       marketing_via_mm_api = coalesce($10, marketing_via_mm_api),
        updated_at = now()
      where waba_account_id = $1
      returning ${COLUMNS}`,
@@ -89,6 +90,7 @@ export async function saveAccountSettings(
       update.beta_features ?? null,
       update.opt_out_words ?? null,
       update.opt_in_words ?? null,
+      update.marketing_via_mm_api ?? null,
     ],
   );
   return withDefaults(rows[0]!);

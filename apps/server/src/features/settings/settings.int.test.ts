@@ -89,6 +89,7 @@ describe('PUT /settings/', () => {
       notify_by_email: true,
       retention_years: 1,
       beta_features: true,
+      marketing_via_mm_api: false,
     });
     const everything = {
       default_language: 'fr',
@@ -97,6 +98,7 @@ describe('PUT /settings/', () => {
       retention_years: 1,
       dark_theme: true,
       beta_features: true,
+      marketing_via_mm_api: false,
       opt_out_words: DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
       opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
     };

@@ -1,4 +1,5 @@
 import type { Pool } from '../../../db/pool';
+import { forgetMmApiStatus, type SendEndpoint } from '../../marketing-messages/index';
 import type { MessageSender, SendOutcome } from './message-sender';
 import type { SendResult } from './message-settle';
 import { RequestMarks } from './request-marks';
@@ -12,6 +13,8 @@ import type { UnansweredSends } from './unanswered-sends';
 export interface Sendable {
   message: Claimed;
   template: object;
+  /** `/messages`, or `/marketing_messages` for a marketing template of an onboarded account. */
+  endpoint: SendEndpoint;
 }
 
 /** What requesting a batch needs from the engine running it. */
@@ -48,11 +51,13 @@ export async function requestBatch(
     holder: deps.holder,
   });
   const sends: Array<Promise<SendResult | null>> = [];
+  let mmApiRefused = false;
   const answered = (message: Claimed, outcome: SendOutcome) => {
     unanswered.saw(message.broadcast_id, outcome);
+    if (outcome.kind === 'retry' && outcome.mmApiRefused) mmApiRefused = true;
     return gate.saw(toResult(message, outcome));
   };
-  for (const { message, template } of sendable) {
+  for (const { message, template, endpoint } of sendable) {
     // A stopping worker sends nothing more: a row never requested goes back to the queue rather than
     // being left 'sending'.
     const go =
@@ -60,14 +65,19 @@ export async function requestBatch(
       gate.allows(message.broadcast_id) &&
       (await Promise.race([bucket.take().then(() => true), deps.stopping.then(() => false)]));
     const opened = go
-      ? await deps.sender.open(context.token, context.phoneNumberId, {
-          messaging_product: 'whatsapp',
-          recipient_type: 'individual',
-          ...addressee(message.whatsapp_number),
-          type: 'template',
-          biz_opaque_callback_data: String(message.id),
-          template,
-        })
+      ? await deps.sender.open(
+          context.token,
+          context.phoneNumberId,
+          {
+            messaging_product: 'whatsapp',
+            recipient_type: 'individual',
+            ...addressee(message.whatsapp_number),
+            type: 'template',
+            biz_opaque_callback_data: String(message.id),
+            template,
+          },
+          endpoint,
+        )
       : null;
     // No connection could be made: nothing was sent, nothing needs marking; the row is retried.
     if (opened && 'notSent' in opened) {
@@ -99,6 +109,8 @@ export async function requestBatch(
     );
   }
   const results = await Promise.all(sends);
+  // Its retries, and the rest of its marketing, go through /messages until Meta is asked again (Settings).
+  if (mmApiRefused) await forgetMmApiStatus(deps.pool, context.accountId);
   if (marks.failed) deps.log?.error({ err: marks.error }, 'marking requests failed');
   await marks.markWhatWasSent(deps.stopping).catch((error: unknown) => {
     deps.log?.error({ err: error }, 'marking requests already written failed');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUntil } from '../../../../../../test-support/engine-until';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
 import { SecretBox } from '../../../security/secret-box';
 import { signedInUser } from '../../auth/auth-test-helpers';
@@ -20,17 +21,8 @@ const sandbox = (path: string, body?: object) =>
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => r.json());
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await engine.tick();
-    await engine.idle();
-    await t.app.webhooks.idle();
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (check: () => Promise<boolean>, what: string, timeoutMs?: number) =>
+  runUntil(t, engine, check, what, timeoutMs);
 
 beforeAll(async () => {
   t = await startTestApp();

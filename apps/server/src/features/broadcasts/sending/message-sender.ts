@@ -9,13 +9,22 @@ import {
   parseGraphJson,
   type GraphEndpoint,
 } from '../../../graph/graph-http';
+import type { SendEndpoint } from '../../marketing-messages/index';
 
 export type SendOutcome =
   | { kind: 'accepted'; wamid: string }
   /** 200 with `message_status` held_for_quality_assessment or paused (template pacing): a status settles it. */
   | { kind: 'held'; wamid: string }
   /** `unanswered`: WhatsApp's servers did not answer it (5xx or unreachable), as opposed to "not now" (130429). */
-  | { kind: 'retry'; code: number; title: string; minDelayMs?: number; unanswered?: true }
+  | {
+      kind: 'retry';
+      code: number;
+      title: string;
+      minDelayMs?: number;
+      unanswered?: true;
+      /** The Marketing Messages API refused the account or the template: it goes again through /messages. */
+      mmApiRefused?: true;
+    }
   | { kind: 'failed'; code: number; title: string }
   /** The per-user marketing limit (131049) or not on WhatsApp (131026): outcomes of their own, not failures. */
   | { kind: 'limited' | 'not_on_whatsapp'; code: number; title: string }
@@ -34,7 +43,8 @@ const HELD_STATUSES = new Set(['held_for_quality_assessment', 'paused']);
 export type OpenedRequest = { send(): Promise<SendOutcome>; abandon(): void } | { notSent: SendOutcome };
 
 /**
- * `POST /{phone-number-id}/messages` over a keep-alive agent (node:http, which sustains far more requests per
+ * `POST /{phone-number-id}/messages` (or `/marketing_messages`, the Marketing Messages API: same body and
+ * answers) over a keep-alive agent (node:http, which sustains far more requests per
  * second than fetch here, and lets `open` connect a request and write it later). Its URL, headers and Meta's
  * error body come from graph-http.ts, as GraphClient's do. Classifies every answer: accepted, retry later,
  * failed for good, or unconfirmed.
@@ -64,7 +74,12 @@ export class MessageSender {
    * is a request on the wire, not one still waiting for a connection. A connection that cannot be made answers
    * its outcome at once (`notSent`: provably not accepted, to retry), and nothing needs marking.
    */
-  async open(token: string, phoneNumberId: string, body: object): Promise<OpenedRequest> {
+  async open(
+    token: string,
+    phoneNumberId: string,
+    body: object,
+    endpoint: SendEndpoint = 'messages',
+  ): Promise<OpenedRequest> {
     if (this.inFlight >= this.maxSockets) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
     let done = false;
@@ -75,7 +90,7 @@ export class MessageSender {
       this.waiting.shift()?.();
     };
     const payload = Buffer.from(JSON.stringify(body));
-    const url = new URL(graphUrl(this.endpoint, `/${phoneNumberId}/messages`));
+    const url = new URL(graphUrl(this.endpoint, `/${phoneNumberId}/${endpoint}`));
     let written = false;
     let settle: (outcome: SendOutcome) => void = () => undefined;
     const answer = new Promise<SendOutcome>((resolve) => (settle = resolve)).finally(release);
@@ -91,7 +106,12 @@ export class MessageSender {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          settle(classify(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))),
+          settle(
+            throughCloudApiIfRefused(
+              endpoint,
+              classify(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')),
+            ),
+          ),
         );
         response.on('error', () => settle({ kind: 'unconfirmed', title: 'The answer was cut off' }));
       },
@@ -172,6 +192,20 @@ export class MessageSender {
 }
 
 /** What an answer of `POST /{phone-number-id}/messages` means for the message (exported for its unit test). */
+/** Meta's answer from `/marketing_messages` when the account is not onboarded or the template not marketing. */
+const MM_API_REFUSED = 131055;
+
+/**
+ * A Marketing Messages API refusal says Herald's picture is out of date (the terms, or the template's category,
+ * changed at Meta): nothing was sent, so the message is retried, and through `/messages` (the caller forgets the
+ * account's onboarding until Meta is asked again).
+ */
+function throughCloudApiIfRefused(endpoint: SendEndpoint, outcome: SendOutcome): SendOutcome {
+  if (endpoint !== 'marketing_messages' || outcome.kind !== 'failed' || outcome.code !== MM_API_REFUSED)
+    return outcome;
+  return { kind: 'retry', code: outcome.code, title: outcome.title, mmApiRefused: true };
+}
+
 export function classify(status: number, text: string): SendOutcome {
   const body = parseGraphJson(text) as
     { messages?: Array<{ id?: string; message_status?: string }> } | undefined;

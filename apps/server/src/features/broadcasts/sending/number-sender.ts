@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from '../../../db/pool';
 import type { SecretBox } from '../../../security/secret-box';
 import type { RateCard } from '../../pricing';
+import { endpointsFor, type SendEndpoint } from '../../marketing-messages/index';
 import { requestBatch, type Sendable } from './batch-requests';
 import { markCountsStale } from '../broadcast-counts';
 import type { EngineLog } from './engine-log';
@@ -145,8 +146,13 @@ export class NumberSender {
     const gate = await this.deps.gate.batch();
     const batch = await claimBatch(this.deps.pool, this.phoneId);
     if (batch.length === 0) return { kind: 'empty' };
+    let endpoints: Map<number, SendEndpoint>;
     try {
       await loadTemplates(this.deps, context, batch);
+      // Read each batch: a template re-categorised mid-broadcast goes through the endpoint of its new category.
+      endpoints = await endpointsFor(this.deps.pool, context.accountId, [
+        ...new Set(batch.map((message) => message.broadcast_id)),
+      ]);
     } catch (error) {
       // Not sent, provably: the batch goes back to the queue with a backoff, like a refused connection.
       const title = `Could not prepare the message: ${(error as Error).message}`;
@@ -163,7 +169,8 @@ export class NumberSender {
       const rendered = message.opted_out
         ? { ok: false as const, reason: OPTED_OUT }
         : renderClaimed(context, message);
-      if (rendered.ok) ready.push({ message, template: rendered.template });
+      const endpoint = endpoints.get(message.broadcast_id) ?? 'messages';
+      if (rendered.ok) ready.push({ message, template: rendered.template, endpoint });
       else unsent.push({ id: message.id, state: 'failed', code: null, title: rendered.reason });
     }
     const allowed = await this.reserveLimit(context, ready, unsent).catch(async (error: unknown) => {

@@ -1,5 +1,6 @@
 import { SETTINGS_LANGUAGES, type AccountSettings } from '@herald/contracts';
 import { useState } from 'react';
+import { MarketingMessagesSection } from './marketing-messages-section';
 import { CheckboxSetting, SelectSetting, WordListSetting, wordsOf } from './setting-controls';
 import { SettingsTabForm } from './settings-tab-form';
 
@@ -11,6 +12,7 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
   const [approval, setApproval] = useState(stored.require_template_approval);
   const [optOut, setOptOut] = useState(stored.opt_out_words.join(', '));
   const [optIn, setOptIn] = useState(stored.opt_in_words.join(', '));
+  const [viaMmApi, setViaMmApi] = useState(stored.marketing_via_mm_api);
   return (
     <SettingsTabForm
       title="Message Settings"
@@ -20,6 +22,7 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
         require_template_approval: approval,
         opt_out_words: wordsOf(optOut),
         opt_in_words: wordsOf(optIn),
+        marketing_via_mm_api: viaMmApi,
       }}
     >
       <SelectSetting
@@ -51,6 +54,7 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
         disabled={wabaId === null}
         hint="A customer who opted out and replies with one of these gets broadcasts again."
       />
+      <MarketingMessagesSection wabaId={wabaId} viaMmApi={viaMmApi} onViaMmApiChange={setViaMmApi} />
     </SettingsTabForm>
   );
 }

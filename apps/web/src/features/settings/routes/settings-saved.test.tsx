@@ -24,11 +24,42 @@ type ServerOptions = {
   refuse?: () => Response;
   /** Answers GET /settings/ with this instead of the stored settings. */
   failRead?: () => Response;
+  /** Meta's Marketing Messages API status of the account (ELIGIBLE unless said). */
+  mmApi?: string;
 };
 
+const mmAnswer = (meta: string, requested: boolean) => ({
+  waba_id: '111',
+  state:
+    meta === 'ONBOARDED'
+      ? 'onboarded'
+      : meta.startsWith('INELIGIBLE')
+        ? 'not_eligible'
+        : requested
+          ? 'pending'
+          : 'not_onboarded',
+  meta_status: meta,
+  reason: meta.startsWith('INELIGIBLE')
+    ? 'The business’s country is not supported yet.'
+    : requested
+      ? 'Meta has emailed your business portfolio’s admins to accept the terms.'
+      : null,
+  requested_at: requested ? '2026-11-28T10:00:00.000Z' : null,
+  status_since: '2026-11-28T10:00:00.000Z',
+  can_start: meta === 'ELIGIBLE' && !requested,
+  routes_marketing: meta === 'ONBOARDED',
+});
+
 /** GET/PUT /settings/ and the header's read, as the server answers them, keeping what is saved. */
-function settingsServer({ stored: initial = {}, mail = false, refuse, failRead }: ServerOptions = {}) {
+function settingsServer({
+  stored: initial = {},
+  mail = false,
+  refuse,
+  failRead,
+  mmApi = 'ELIGIBLE',
+}: ServerOptions = {}) {
   let stored: AccountSettings = { ...DEFAULT_ACCOUNT_SETTINGS, ...initial };
+  let requested = false;
   const answer = () => json({ waba_id: '111', settings: stored, mail_server_configured: mail });
   const fetch = stubFetch(async (request) => {
     const path = pathOf(request);
@@ -39,6 +70,11 @@ function settingsServer({ stored: initial = {}, mail = false, refuse, failRead }
         unread: 0,
         appearance: { dark_theme: stored.dark_theme, beta_features: stored.beta_features },
       });
+    }
+    if (path === '/marketing-messages/') return json(mmAnswer(mmApi, requested));
+    if (path === '/marketing-messages/onboarding/' && request.method === 'POST') {
+      requested = true;
+      return json(mmAnswer(mmApi, requested));
     }
     if (path === '/settings/' && request.method === 'GET') return failRead ? failRead() : answer();
     if (path === '/settings/' && request.method === 'PUT') {
@@ -85,8 +121,40 @@ describe('Message Settings', () => {
       require_template_approval: false,
       opt_out_words: DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
       opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
+      marketing_via_mm_api: true,
     });
     expect(server.stored()).toMatchObject({ default_language: 'fr', require_template_approval: false });
+  });
+
+  it('shows the Marketing Messages API status; Start onboarding asks the server and shows it pending', async () => {
+    const server = settingsServer();
+    await openTab('Message Settings');
+    expect((await screen.findByTestId('mm-api-state')).textContent).toBe('Not onboarded');
+    fireEvent.click(screen.getByRole('button', { name: 'Start onboarding' }));
+    await waitFor(() => expect(screen.getByTestId('mm-api-state').textContent).toBe('Pending'));
+    expect(
+      screen.getByText('Meta has emailed your business portfolio’s admins to accept the terms.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Start onboarding' })).toBeNull();
+    const posts = server.fetch
+      .requests()
+      .filter((r) => pathOf(r) === '/marketing-messages/onboarding/' && r.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.headers.get('X-WABA-ID')).toBe('111');
+  });
+
+  it('an ineligible account says why and offers no onboarding; the routing choice is saved with the tab', async () => {
+    const server = settingsServer({ mmApi: 'INELIGIBLE_COUNTRY_NOT_SUPPORTED' });
+    await openTab('Message Settings');
+    expect((await screen.findByTestId('mm-api-state')).textContent).toBe('Not eligible');
+    expect(screen.getByText('The business’s country is not supported yet.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Start onboarding' })).toBeNull();
+    const route = checkbox('Send marketing templates through the Marketing Messages API');
+    expect(route.checked).toBe(true);
+    fireEvent.click(route);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('status');
+    expect(server.stored().marketing_via_mm_api).toBe(false);
   });
 
   it('shows the opt-out and opt-in words and saves them as lists', async () => {
