@@ -74,7 +74,7 @@ async function sendsPerRecipient(dir: string): Promise<Map<string, number>> {
   for (const line of text.split('\n')) {
     if (!line) continue;
     const entry = JSON.parse(line) as { method: string; path: string; body: { to?: string } };
-    if (entry.method !== 'POST' || !/^\/[^/]+\/messages$/.test(entry.path)) continue;
+    if (entry.method !== 'POST' || !/^\/[^/]+\/(marketing_)?messages$/.test(entry.path)) continue;
     const digits = String(entry.body.to ?? '').replace(/\D/g, '');
     counts.set(digits, (counts.get(digits) ?? 0) + 1);
   }

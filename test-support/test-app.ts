@@ -88,12 +88,18 @@ export async function startTestApp(
       let step = 'the app';
       const watchdog = setInterval(() => {
         const { totalCount, idleCount, waitingCount } = db.pool;
-        console.error(
-          `test app close still waiting on ${step}: pool ${totalCount} open, ${idleCount} idle, ${waitingCount} waiting`,
+        app.server.getConnections((_error, connections) =>
+          console.error(
+            `test app close still waiting on ${step}: pool ${totalCount} open, ${idleCount} idle, ${waitingCount} waiting; ${connections} connections to the app`,
+          ),
         );
       }, 15_000);
+      // The sandbox's webhook sender may hold keep-alive connections to a closing app (a test that ends while
+      // statuses still flow): after a grace period they are cut, as a supervisor's shutdown would.
+      const cut = setTimeout(() => app.server.closeAllConnections(), 5_000);
       try {
         await app.close();
+        clearTimeout(cut);
         step = 'the sandbox';
         await sandbox.close();
         // After the app's last webhook batch, before the database goes: no status the test sent was lost.
@@ -105,6 +111,7 @@ export async function startTestApp(
           await db.drop();
         }
       } finally {
+        clearTimeout(cut);
         clearInterval(watchdog);
       }
     },
