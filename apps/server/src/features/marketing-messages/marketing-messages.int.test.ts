@@ -26,6 +26,9 @@ const sandbox = sandboxControl(() => t.sandboxUrl);
 const until = (check: () => Promise<boolean>, what: string, timeoutMs?: number) =>
   runUntil(t, engine, check, what, timeoutMs);
 
+/** The numbers the test sends go to (not contacts of the broadcasts). */
+const TEST_SENDS = ['447911123459', '447911123458'];
+
 interface LoggedMessage {
   to: string;
   template?: { name: string };
@@ -110,10 +113,28 @@ describe('marketing broadcasts through Meta’s Marketing Messages API', () => {
     await broadcastTo(who, marketing, 'Offer');
     await broadcastTo(who, utility, 'Note');
     let log = await acceptedBy(who.phoneNumberId);
+    // The broadcasts' messages (the test sends go to numbers of their own, below).
     const endpointsOf = (template: string) =>
-      log.filter((m) => m.template?.name === template).map((m) => m.endpoint);
+      log.filter((m) => m.template?.name === template && !TEST_SENDS.includes(m.to)).map((m) => m.endpoint);
     expect(endpointsOf('autumn_offer')).toEqual(['marketing_messages', 'marketing_messages']);
     expect(endpointsOf('order_note')).toEqual(['messages', 'messages']);
+    // A test send goes where the broadcast's messages would.
+    for (const [template, to] of [
+      [marketing, '+447911123459'],
+      [utility, '+447911123458'],
+    ] as const) {
+      const test = await t.app.inject({
+        method: 'POST',
+        url: '/broadcast/test/',
+        headers: who.headers,
+        payload: { template_id: template, phone_number_id: who.phoneNumberId, to },
+      });
+      expect(test.json()).toMatchObject({ accepted: true });
+    }
+    log = await acceptedBy(who.phoneNumberId);
+    const byNumber = (to: string) => log.filter((m) => m.to === to).map((m) => m.endpoint);
+    expect(byNumber('447911123459')).toEqual(['marketing_messages']);
+    expect(byNumber('447911123458')).toEqual(['messages']);
 
     // Meta re-categorises the utility template as marketing (template_category_update, completed): Herald
     // stores the new category and the next batch of it goes through /marketing_messages, as Meta now requires.

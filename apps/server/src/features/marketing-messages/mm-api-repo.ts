@@ -55,6 +55,11 @@ export async function markRequested(db: Queryable, accountId: number): Promise<v
   await db.query('update waba_accounts set mm_api_requested_at = now() where id = $1', [accountId]);
 }
 
+/** The rule, over a template `t`, its account `w` and the account's settings `s`. */
+const ENDPOINT = `case when upper(t.category) = 'MARKETING' and w.mm_api_status = 'ONBOARDED'
+                            and coalesce(s.marketing_via_mm_api, true)
+                       then 'marketing_messages' else 'messages' end`;
+
 /**
  * The endpoint of each broadcast's messages, read before every batch: a template's category is its latest (a
  * re-categorisation lands between two batches) and so are the account's onboarding and its setting. Marketing
@@ -67,10 +72,7 @@ export async function endpointsFor(
   broadcastIds: number[],
 ): Promise<Map<number, SendEndpoint>> {
   const { rows } = await db.query<{ id: number; endpoint: SendEndpoint }>(
-    `select b.id::int,
-            case when upper(t.category) = 'MARKETING' and w.mm_api_status = 'ONBOARDED'
-                      and coalesce(s.marketing_via_mm_api, true)
-                 then 'marketing_messages' else 'messages' end as endpoint
+    `select b.id::int, ${ENDPOINT} as endpoint
        from broadcasts b
        join waba_accounts w on w.id = b.waba_account_id
        left join templates t on t.waba_account_id = b.waba_account_id and t.id = b.template_id
@@ -79,4 +81,21 @@ export async function endpointsFor(
     [accountId, broadcastIds],
   );
   return new Map(rows.map((row) => [row.id, row.endpoint]));
+}
+
+/** The endpoint of one message of an account's template now (a test send), by the same rule. */
+export async function templateEndpoint(
+  db: Queryable,
+  accountId: number,
+  templateId: number,
+): Promise<SendEndpoint> {
+  const { rows } = await db.query<{ endpoint: SendEndpoint }>(
+    `select ${ENDPOINT} as endpoint
+       from waba_accounts w
+       join templates t on t.waba_account_id = w.id and t.id = $2
+       left join account_settings s on s.waba_account_id = w.id
+      where w.id = $1`,
+    [accountId, templateId],
+  );
+  return rows[0]?.endpoint ?? 'messages';
 }

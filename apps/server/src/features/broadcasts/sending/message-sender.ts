@@ -151,8 +151,13 @@ export class MessageSender {
     };
   }
 
-  async send(token: string, phoneNumberId: string, body: object): Promise<SendOutcome> {
-    const opened = await this.open(token, phoneNumberId, body);
+  async send(
+    token: string,
+    phoneNumberId: string,
+    body: object,
+    endpoint: SendEndpoint = 'messages',
+  ): Promise<SendOutcome> {
+    const opened = await this.open(token, phoneNumberId, body, endpoint);
     return 'notSent' in opened ? opened.notSent : opened.send();
   }
 

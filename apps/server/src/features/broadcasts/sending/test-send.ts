@@ -10,6 +10,7 @@ import { HttpError } from '../../../http-error';
 import type { SecretBox } from '../../../security/secret-box';
 import type { OwnedWaba } from '../../../owned-waba';
 import { findTemplate, sendingNumber } from '../audience/broadcast-estimate';
+import { forgetMmApiStatus, templateEndpoint } from '../../marketing-messages/index';
 import type { MessageSender } from './message-sender';
 import { PORTFOLIO_OF_WABA, reserveReach } from './messaging-limit';
 import { renderMessage, type ContactValues } from './render-message';
@@ -65,7 +66,7 @@ export class TestSendService {
     const { allowed } = await reserveReach(pool, portfolio, [to.e164]);
     if (!allowed.has(to.e164)) throw HttpError.field(429, 'to', TEST_SEND.overLimit);
 
-    const outcome = await this.deps.sender.send(token, phoneNumberId, {
+    const body = {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: to.e164.replace(/^\+/, ''),
@@ -75,7 +76,14 @@ export class TestSendService {
         language: { code: template.language },
         components: message.components,
       },
-    });
+    };
+    // Where the broadcast's messages would go: a test of a marketing template goes through the MM API too.
+    const endpoint = await templateEndpoint(pool, waba.id, template.id);
+    let outcome = await this.deps.sender.send(token, phoneNumberId, body, endpoint);
+    if (outcome.kind === 'retry' && outcome.mmApiRefused) {
+      await forgetMmApiStatus(pool, waba.id);
+      outcome = await this.deps.sender.send(token, phoneNumberId, body);
+    }
     const base = { to: to.e164, contact: contact.summary };
     if (outcome.kind === 'accepted' || outcome.kind === 'held') {
       return { ...base, accepted: true, wamid: outcome.wamid, error: null };
