@@ -16,6 +16,8 @@ const app = await buildApp({
     GRAPH_API_BASE: graphApiBase ?? sandbox!.url,
     WEB_DIST_DIR: '/nonexistent',
     ACCESS_TOKEN_TTL_SECONDS: '86400',
+    // A bench that signs what the API checks (tracked links) gives both the same key.
+    ...(process.env.BENCH_ENCRYPTION_KEY ? { ENCRYPTION_KEY: process.env.BENCH_ENCRYPTION_KEY } : {}),
   }),
   pool,
   logger: false,

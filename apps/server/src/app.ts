@@ -1,3 +1,4 @@
+import { trackedLinkPrefix } from '@herald/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type Config, requireSecrets } from './config';
@@ -17,6 +18,7 @@ import { HeraldMetrics } from './features/metrics/metrics-registry';
 import { NumbersService } from './features/numbers/numbers-service';
 import { settingsRoutes } from './features/settings/routes';
 import { marketingMessagesRoutes, MmApiService } from './features/marketing-messages/index';
+import { linkRedirectRoutes, linkSettingsRoutes } from './features/link-clicks/index';
 import { MetaFiguresService } from './features/pricing/meta-figures';
 import { PricingService } from './features/pricing/pricing-service';
 import { loadRateCard } from './features/pricing/rate-card';
@@ -124,6 +126,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
       verifyToken: config.WEBHOOK_VERIFY_TOKEN,
     }),
   );
+  await app.register(linkRedirectRoutes({ pool, secrets: secretBox }));
   await registerBusinessRoutes(app, { authenticate: requireUser, auth }, async (scope) => {
     await scope.register(numbersRoutes(new NumbersService({ pool, graph, secrets: secretBox })));
     await scope.register(
@@ -133,7 +136,11 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     await scope.register(templateSyncRoutes({ pool, graph, secrets: secretBox }));
     await scope.register(
       broadcastsRoutes(
-        new BroadcastsService({ pool, sendingStop: (accountId) => readSendingStop(pool, accountId) }),
+        new BroadcastsService({
+          pool,
+          sendingStop: (accountId) => readSendingStop(pool, accountId),
+          trackedLinkPrefix: trackedLinkPrefix(config.publicUrl),
+        }),
       ),
     );
     await scope.register(
@@ -142,6 +149,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
         secrets: secretBox,
         graphApiBase: config.graphApiBase,
         graphApiVersion: config.GRAPH_API_VERSION,
+        trackedLinkPrefix: trackedLinkPrefix(config.publicUrl),
       }),
     );
     await scope.register(
@@ -154,6 +162,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     await scope.register(
       settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),
     );
+    await scope.register(linkSettingsRoutes(config.publicUrl));
     await scope.register(marketingMessagesRoutes(new MmApiService({ pool, graph, secrets: secretBox })));
   });
 

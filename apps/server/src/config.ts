@@ -115,6 +115,11 @@ export const EnvSchema = z.object({
     .optional(),
   /** false: the sandbox delivers marketing templates to US numbers (Meta does not: 131049). */
   SANDBOX_US_MARKETING_RULE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  /**
+   * Herald as its customers' phones reach it: tracked links are `{PUBLIC_URL}/l/…` (decision 091). Defaults to
+   * this server on localhost, which only a phone on this machine (the sandbox) can open.
+   */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   /** The sandbox as browsers reach it (its Embedded Signup SDK and popup). */
   SANDBOX_PUBLIC_URL: z.url({ message: 'must be a URL' }).optional(),
   /** Where the web loads the Embedded Signup SDK from; the sandbox's shim unless GRAPH_API_BASE is Meta's. */
@@ -144,6 +149,8 @@ export const EnvSchema = z.object({
 export type Config = z.infer<typeof EnvSchema> & {
   dataDir: string;
   graphApiBase: string;
+  /** PUBLIC_URL without a trailing slash: where customers' phones reach Herald (tracked links). */
+  publicUrl: string;
   webDistDir: string;
   /** True when the Cloud API is the bundled sandbox rather than Meta's Graph API. */
   sandboxMode: boolean;
@@ -176,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...parsed,
     dataDir: path.resolve(parsed.DATA_DIR),
     graphApiBase,
+    publicUrl: (parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
     webDistDir: path.resolve(parsed.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     sandboxMode,
     embeddedSignup: {

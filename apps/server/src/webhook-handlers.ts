@@ -7,6 +7,7 @@ import {
 } from './features/account-health/index';
 import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
 import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
+import { applyLinkClicks } from './features/link-clicks/index';
 import { applyMmApiTermsSigned } from './features/marketing-messages/index';
 import { storeInboundMessages } from './features/replies/index';
 import {
@@ -43,6 +44,8 @@ export function createWebhookProcessor(
   processor.on('messages', applyOptOuts);
   // Every customer message is kept and linked to the broadcast message it answers.
   processor.on('messages', storeInboundMessages);
+  // Meta's click webhook (Marketing Messages API): which part of a message a tracked-link click came from.
+  processor.on('messages', applyLinkClicks);
   processor.on('user_preferences', applyUserPreferences);
   processor.on('business_capability_update', applyCapabilityUpdate);
   processor.on('phone_number_quality_update', applyPhoneQualityUpdate);

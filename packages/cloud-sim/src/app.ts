@@ -11,6 +11,7 @@ import { registerBsuidControlRoutes } from './routes/bsuid-control';
 import { registerControlAccess } from './control-access';
 import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
+import { registerLinkClickControlRoutes } from './routes/link-click-control';
 import { Messaging } from './messages/messaging';
 import { registerMessageTemplateRoutes } from './routes/message-templates';
 import { registerMarketingMessagesRoutes } from './routes/marketing-messages';
@@ -271,5 +272,6 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerMessagingControlRoutes(app, ctx);
   registerPortfolioControlRoutes(app, ctx);
   registerMarketingMessagesControlRoutes(app, ctx);
+  registerLinkClickControlRoutes(app, ctx);
   return app;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DashboardQuerySchema } from './dashboard';
 import { PageNumberSchema } from './paging';
 import { SpendCapSchema } from './spend-cap';
+import { LinkDestinationSchema } from './link-clicks';
 
 /** The broadcast percentage slider. */
 export const BROADCAST_PERCENTAGE = { min: 1, max: 100, default: 55 } as const;
@@ -69,6 +70,8 @@ export const RetargetFilterSchema = z
       .enum(RETARGET_OUTCOMES, { message: `must be one of ${RETARGET_OUTCOMES.join(', ')}` })
       .optional(),
     replied: z.boolean({ message: 'must be true or false' }).optional(),
+    /** true: only recipients who clicked the tracked link; false: only those who did not. */
+    clicked: z.boolean({ message: 'must be true or false' }).optional(),
   })
   .meta({ id: 'RetargetFilter' });
 export type RetargetFilter = z.infer<typeof RetargetFilterSchema>;
@@ -133,6 +136,11 @@ export const BroadcastCreateRequestSchema = z
     leave_out_us_numbers: z.boolean().default(false),
     /** Optional, in USD: sending pauses before the billable cost could pass it (decision 052). */
     spend_cap: SpendCapSchema.optional(),
+    /**
+     * Where the template's tracked link leads (LinkDestinationSchema); required when the template has one
+     * (GET /broadcast/links/), refused otherwise.
+     */
+    link_destination: LinkDestinationSchema.optional(),
   })
   .superRefine(someAudience)
   .meta({ id: 'BroadcastCreateRequest' });
@@ -272,6 +280,11 @@ export const BroadcastRowSchema = z
     all_handed: z.boolean(),
     /** Its spend cap in USD (decision 052); null without one. Optional for answers of servers before it. */
     spend_cap: z.number().nullable().optional(),
+    /**
+     * Recipients who clicked its tracked link, as a percentage of total_recipients, one decimal; null when the
+     * broadcast has no tracked link.
+     */
+    clicked_percentage: z.number().nullable().optional(),
   })
   .meta({ id: 'BroadcastRow' });
 
@@ -533,6 +546,8 @@ export const BroadcastReportQuerySchema = z.object({
     .optional(),
   /** `replied=true`: only recipients who replied; `false`: only those who did not. Combines with `outcome`. */
   replied: QueryBoolean.optional(),
+  /** `clicked=true`: only recipients who clicked the tracked link; `false`: only those who did not. */
+  clicked: QueryBoolean.optional(),
 });
 
 /** A recipient's first reply: its text (the caption, the button's text, the emoji), else null and only its kind. */
@@ -560,6 +575,8 @@ export const BroadcastRecipientSchema = z
     updated_at: z.string().nullable(),
     /** The recipient's first reply to this message; null when none. */
     reply: RecipientReplySchema.nullable(),
+    /** ISO 8601: the recipient's first click on the tracked link; null when none (or no tracked link). */
+    clicked_at: z.string().nullable().optional(),
   })
   .meta({ id: 'BroadcastRecipient' });
 
@@ -596,6 +613,8 @@ export const BroadcastReportResponseSchema = z
       audience: BroadcastAudienceSummarySchema,
       /** Its spend cap in USD (decision 052); null without one. Optional for answers of servers before it. */
       spend_cap: z.number().nullable().optional(),
+      /** Where its tracked link leads; null when the broadcast has none (no Clicked column or filter then). */
+      link_destination: z.string().nullable().optional(),
     }),
     /** How many recipients have each outcome (all of them, whatever the filter). */
     outcomes: z.record(
@@ -609,6 +628,10 @@ export const BroadcastReportResponseSchema = z
      * (REPLY_DEFINITIONS.reply_rate). A reply to a message not delivered counts in `replied` only.
      */
     reply_rate: z.number(),
+    /** Recipients who clicked the tracked link (all of them, whatever the filter): the Clicked filter's count. */
+    clicked: z.number().int().optional(),
+    /** clickRate(clicked, delivered + read outcomes) (CLICK_DEFINITIONS.click_rate); null when none delivered. */
+    click_rate: z.number().nullable().optional(),
     /** Why messages did not arrive, grouped by Meta's error code (or Herald's reason), most frequent first. */
     failure_reasons: z.array(
       z.object({

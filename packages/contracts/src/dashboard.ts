@@ -163,6 +163,8 @@ export const DashboardDaySchema = z
     response_rate: z.number().nullable(),
     /** Whole seconds; null when no reply counted that day. */
     avg_response_seconds: z.number().nullable(),
+    /** Recipients of that day's messages who clicked a tracked link (CLICK_DEFINITIONS.clicked). */
+    clicked: z.number().int().optional(),
   })
   .meta({ id: 'DashboardDay' });
 
@@ -192,6 +194,18 @@ export const DashboardResponseSchema = z
     days: z.array(DashboardDaySchema),
     /** Messages sent in the range by template category (MARKETING, UTILITY, AUTHENTICATION), largest first. */
     categories: z.array(z.object({ category: z.string(), sent: z.number().int() })),
+    /**
+     * Tracked-link clicks of the messages sent in the range (each recipient once per broadcast) against the
+     * previous period; `rate` is clicked ÷ delivered messages of broadcasts with a tracked link (null without one).
+     */
+    clicks: z
+      .object({
+        clicked: z.number().int(),
+        previous: z.number().int(),
+        change: z.number().nullable(),
+        rate: z.number().nullable(),
+      })
+      .optional(),
     /** The latest broadcasts, imports and template status changes, newest first (at most 10). */
     recent_activity: z.array(DashboardActivitySchema),
   })
@@ -211,6 +225,7 @@ export const DASHBOARD_CSV_COLUMNS = [
   'response_rate',
   'engagement_rate',
   'avg_response_seconds',
+  'clicked',
 ] as const;
 
 /** The bell's events. */

@@ -19,3 +19,4 @@ export * from './pricing';
 export * from './spend-cap';
 export * from './account-health';
 export * from './marketing-messages';
+export * from './link-clicks';

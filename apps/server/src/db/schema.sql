@@ -149,6 +149,9 @@ CREATE TABLE broadcast_messages (
     spend_counted boolean DEFAULT false NOT NULL,
     requested_at timestamp with time zone,
     waba_account_id bigint NOT NULL,
+    clicked_at timestamp with time zone,
+    click_id text,
+    click_component text,
     CONSTRAINT broadcast_messages_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT broadcast_messages_broadcast_id_whatsapp_number_key UNIQUE (waba_account_id, broadcast_id, whatsapp_number),
     CONSTRAINT broadcast_messages_wamid_key UNIQUE (waba_account_id, wamid),
@@ -158,6 +161,9 @@ CREATE TABLE broadcast_messages (
     CONSTRAINT broadcast_messages_reply_id_fkey FOREIGN KEY (waba_account_id, reply_id) REFERENCES inbound_messages(waba_account_id, id) ON DELETE SET NULL (reply_id)
 );
 CREATE INDEX broadcast_messages_claim_idx ON public.broadcast_messages USING btree (broadcast_id, id) WHERE (state = 'queued'::text);
+CREATE INDEX broadcast_messages_click_id_idx ON public.broadcast_messages USING btree (waba_account_id, click_id) WHERE (click_id IS NOT NULL);
+CREATE INDEX broadcast_messages_clicked_idx ON public.broadcast_messages USING btree (waba_account_id, broadcast_id) WHERE (clicked_at IS NOT NULL);
+CREATE INDEX broadcast_messages_clicked_sent_idx ON public.broadcast_messages USING btree (waba_account_id, accepted_at) WHERE (clicked_at IS NOT NULL);
 CREATE INDEX broadcast_messages_limited_idx ON public.broadcast_messages USING btree (next_attempt_at) WHERE (state = 'limited'::text);
 CREATE INDEX broadcast_messages_queue_idx ON public.broadcast_messages USING btree (broadcast_id, next_attempt_at) WHERE (state = 'queued'::text);
 CREATE INDEX broadcast_messages_reply_idx ON public.broadcast_messages USING btree (waba_account_id, reply_id) WHERE (reply_id IS NOT NULL);
@@ -215,6 +221,8 @@ CREATE TABLE broadcasts (
     spend_needed numeric(18,6),
     unanswered_since timestamp with time zone,
     counts_stale boolean DEFAULT false NOT NULL,
+    link_destination text,
+    link_button_index integer,
     CONSTRAINT broadcasts_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT broadcasts_spend_cap_check CHECK ((spend_cap > (0)::numeric)),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'sending'::text, 'paused'::text, 'completed'::text, 'cancelled'::text, 'failed'::text]))),
@@ -349,6 +357,17 @@ CREATE TABLE messaging_portfolios (
     tier_updated_at timestamp with time zone,
     reached integer DEFAULT 0 NOT NULL,
     CONSTRAINT messaging_portfolios_pkey PRIMARY KEY (key)
+);
+
+CREATE TABLE meta_link_clicks (
+    waba_account_id bigint NOT NULL,
+    click_id text NOT NULL,
+    phone_number_id text NOT NULL,
+    click_component text,
+    clicked_at timestamp with time zone NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT meta_link_clicks_pkey PRIMARY KEY (waba_account_id, click_id),
+    CONSTRAINT meta_link_clicks_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
 
 CREATE TABLE phone_numbers (
@@ -654,9 +673,11 @@ CREATE OR REPLACE FUNCTION public.broadcast_messages_dashboard_update()
  LANGUAGE plpgsql
 AS $function$
 begin
-  -- No row with an hour to count in (coalesce(accepted_at, failed_at)), before or after: nothing changes here.
-  if not exists (select 1 from new_rows where accepted_at is not null or failed_at is not null)
-     and not exists (select 1 from old_rows where accepted_at is not null or failed_at is not null) then
+  -- No row whose counted columns changed (a click, a price, a BSUID, a request mark): nothing changes here. One
+  -- join of the statement's rows, far cheaper than the inserts below that would find nothing to add.
+  if not exists (select 1 from old_rows o join new_rows n on n.id = o.id
+                  where (o.state, o.accepted_at, o.delivered_at, o.read_at, o.failed_at, o.replied_at, o.engaged_at)
+                        is distinct from (n.state, n.accepted_at, n.delivered_at, n.read_at, n.failed_at, n.replied_at, n.engaged_at)) then
     return null;
   end if;
   insert into dashboard_hours as h

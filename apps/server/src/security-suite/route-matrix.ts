@@ -56,6 +56,8 @@ export const PUBLIC_ROUTES: Record<string, string> = {
   'GET /metrics':
     'operators only: loopback or METRICS_TOKEN (plugins/metrics.ts); no business data, ids only',
   'GET /webhooks/whatsapp': "Meta's subscription challenge, proven by WEBHOOK_VERIFY_TOKEN",
+  'GET /l/{token}':
+    'a recipient’s tracked link, opened by their phone: proven by the token’s signature; answers a redirect, no data',
   'POST /webhooks/whatsapp': "Meta's webhooks, proven by X-Hub-Signature-256",
   'GET /openapi.json': 'the API description (no data)',
   'GET /docs': 'Swagger UI (no data)',
@@ -89,6 +91,8 @@ export const PATH_SAMPLES: Record<string, Record<string, ParamSample>> = {
   '/broadcast/{id}/recipients/': { id: 'broadcast' },
   '/broadcast/{id}/recipients/export.csv': { id: 'broadcast' },
   '/pricing/broadcasts/{id}/meta/': { id: 'broadcast' },
+  // Not an object id: a signed token no tenant's request can forge (link-clicks.int.test.ts).
+  '/l/{token}': { token: { value: '1.1.AAAAAAAAAAAAAAAA' } },
 };
 
 /** The body of every route that takes one (or why it takes none). A write route missing here fails. */

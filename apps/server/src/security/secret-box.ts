@@ -1,8 +1,20 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
-/** AES-256-GCM for secrets we must read back (business tokens, two-step PINs). Format: v1.iv.tag.ciphertext. */
+/**
+ * AES-256-GCM for secrets we must read back (business tokens, two-step PINs). Format: v1.iv.tag.ciphertext.
+ * Also signs values Herald hands out and must recognise (tracked links), with a key derived per purpose so a
+ * signature never doubles as anything else.
+ */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly macKeys = new Map<string, Buffer>();
 
   constructor(base64Key: string) {
     this.key = Buffer.from(base64Key, 'base64');
@@ -29,5 +41,23 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
       'utf8',
     );
+  }
+
+  /** HMAC-SHA256 of `data` under this box's key for `purpose`, base64url. */
+  mac(purpose: string, data: string): string {
+    let key = this.macKeys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `herald:${purpose}`, 32));
+      this.macKeys.set(purpose, key);
+    }
+    return createHmac('sha256', key).update(data).digest('base64url');
+  }
+
+  /** Whether `signature` starts `mac(purpose, data)` (a prefix of at least 16 characters), in constant time. */
+  verifyMac(purpose: string, data: string, signature: string): boolean {
+    if (signature.length < 16) return false;
+    const expected = Buffer.from(this.mac(purpose, data).slice(0, signature.length));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 }

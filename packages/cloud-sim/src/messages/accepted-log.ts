@@ -62,6 +62,19 @@ export class AcceptedLog {
     });
   }
 
+  /**
+   * The accepted message with this wamid, its parameters parsed. A scan from the newest: it serves control
+   * calls only, so no index is kept beside 100k+ records.
+   */
+  find(wamid: string): (Omit<AcceptedMessage, 'parameters'> & { parameters: SentParameters }) | undefined {
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const record = this.records[i] as AcceptedMessage;
+      if (record.wamid === wamid)
+        return { ...record, parameters: JSON.parse(record.parameters) as SentParameters };
+    }
+    return undefined;
+  }
+
   get size(): number {
     return this.records.length;
   }

@@ -70,7 +70,8 @@ export function statusObject(event: StatusEvent) {
   };
 }
 
-function metadata(message: Pick<MessageInfo, 'displayDigits' | 'phoneNumberId'>) {
+/** `value.metadata` of every `messages` notification: the business number it concerns. */
+export function metadata(message: Pick<MessageInfo, 'displayDigits' | 'phoneNumberId'>) {
   return { display_phone_number: message.displayDigits, phone_number_id: message.phoneNumberId };
 }
 

@@ -2,7 +2,9 @@ import {
   BROADCAST_ACTIONS,
   type BroadcastAction,
   type BroadcastActionBody,
+  LINK_MESSAGES,
   MAX_SCHEDULE_AHEAD_SECONDS,
+  trackedButtonIndex,
   overLimitMessage,
   type BroadcastCreateRequest,
   type BroadcastEstimateRequest,
@@ -40,6 +42,8 @@ export class BroadcastsService {
        * feature's answer, given by the app (that feature pauses broadcasts through this one).
        */
       sendingStop?: (accountId: number) => Promise<string | null>;
+      /** What a template's URL button starts with to be a tracked link (trackedLinkPrefix of PUBLIC_URL). */
+      trackedLinkPrefix?: string;
     },
   ) {}
 
@@ -56,6 +60,13 @@ export class BroadcastsService {
         `Template ${template.name} is ${template.status}: only approved templates can be sent`,
       );
     }
+    const linkButton = this.deps.trackedLinkPrefix
+      ? trackedButtonIndex(template.components ?? [], this.deps.trackedLinkPrefix)
+      : null;
+    if (linkButton !== null && !request.link_destination)
+      throw HttpError.field(400, 'link_destination', LINK_MESSAGES.destinationRequired);
+    if (linkButton === null && request.link_destination)
+      throw HttpError.field(400, 'link_destination', LINK_MESSAGES.destinationUnused);
     // A retarget list is resolved (frozen) here, at creation; tags are sampled when the broadcast starts.
     const { source, percentage } = await requestAudience(pool, waba, request);
     let scheduledAt = new Date(now);
@@ -84,8 +95,9 @@ export class BroadcastsService {
     const estimate = figures.recipients;
     const { rows } = await pool.query<{ id: number }>(
       `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
-                               audience, scheduled_at, status, total_recipients, spend_cap)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10) returning id::int`,
+                               audience, scheduled_at, status, total_recipients, spend_cap, link_destination,
+                               link_button_index)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10, $11, $12) returning id::int`,
       [
         waba.id,
         phone.id,
@@ -114,6 +126,8 @@ export class BroadcastsService {
         scheduledAt,
         estimate,
         request.spend_cap ?? null,
+        linkButton === null ? null : request.link_destination,
+        linkButton,
       ],
     );
     // Wake the engine now rather than at its next poll: the first message should leave within a second.

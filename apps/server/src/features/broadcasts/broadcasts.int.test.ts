@@ -831,6 +831,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
         recipients: 3,
       },
       spend_cap: null,
+      link_destination: null,
     });
     expect(body.count).toBe(3);
     expect(body.outcomes.not_on_whatsapp).toBe(1);
@@ -854,6 +855,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
         error_title: expect.any(String),
         updated_at: expect.any(String),
         reply: null,
+        clicked_at: null,
       },
     ]);
     expect(failed.next).toBeNull();

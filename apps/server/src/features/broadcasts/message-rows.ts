@@ -27,7 +27,8 @@ import type { MessageTransition } from '@herald/contracts';
  *
  * Writes that change no state: markRequested (requested_at), markSpendCounted (spend_counted), retireLimited
  * (a limited row's next attempt at infinity), recordReplies (reply_id, engaged_at, replied_at), applyStatuses
- * (a failure of a delivered or read row: its error and failed_at, decision 078).
+ * (a failure of a delivered or read row: its error and failed_at, decision 078), recordFirstClicks (clicked_at,
+ * click_id, click_component) and noteClickComponent (click_component; decision 091).
  *
  * Lock order (decision 022): broadcast rows before message rows, each in id order. A function that locks
  * message rows itself does so in id order (LOCKED, message-rows/locks.ts) before its update; one given locked rows
@@ -57,6 +58,7 @@ export {
   retireLimited,
 } from './message-rows/outcomes';
 export { deleteForRetention, insertAudience, insertAudienceSlice } from './message-rows/lifecycle';
+export { noteClickComponent, recordFirstClicks, type FirstClick } from './message-rows/clicks';
 export {
   STATUS_MOVES_ROW,
   STATUS_TARGETS_SQL,

@@ -18,11 +18,18 @@ export function testSendRoutes(deps: {
   secrets: SecretBox;
   graphApiBase: string;
   graphApiVersion: string;
+  /** What a template's URL button starts with to be a tracked link (trackedLinkPrefix of PUBLIC_URL). */
+  trackedLinkPrefix?: string;
 }): FastifyPluginAsyncZod {
   return async (app) => {
     const sender = new MessageSender(deps.graphApiBase, deps.graphApiVersion, 4);
     app.addHook('onClose', () => sender.close());
-    const service = new TestSendService({ pool: deps.pool, sender, secrets: deps.secrets });
+    const service = new TestSendService({
+      pool: deps.pool,
+      sender,
+      secrets: deps.secrets,
+      trackedLinkPrefix: deps.trackedLinkPrefix,
+    });
     app.post(
       '/broadcast/test/',
       {

@@ -17,6 +17,7 @@ export function dashboardCsv(days: DashboardDay[]): string {
       response_rate: d.response_rate,
       engagement_rate: d.engagement_rate,
       avg_response_seconds: d.avg_response_seconds,
+      clicked: d.clicked ?? 0,
     };
     return DASHBOARD_CSV_COLUMNS.map((c) => row[c] ?? '').join(',');
   });

@@ -13,6 +13,7 @@ import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../../owned-waba';
 import { activeContacts } from './active-contacts';
+import { dashboardClicks } from './dashboard-clicks';
 import { addDays, daysOf, type DayRange, ranges } from './dashboard-range';
 
 /** The sums of dashboard_hours over some hours (decision 032). */
@@ -90,7 +91,7 @@ export class DashboardService {
       )
     ).rows;
     const { prev_start: prevStart, start, end } = bounds!;
-    const [periods, days, categories, empty, activity, active, previousActive] = await Promise.all([
+    const [periods, days, categories, empty, activity, active, previousActive, clicks] = await Promise.all([
       this.pool.query<Sums & { current: boolean }>(
         `select hour >= $3 as current, ${SUMS_SQL} from dashboard_hours
           where waba_account_id = $1 and hour >= $2 and hour < $4 group by 1`,
@@ -115,6 +116,7 @@ export class DashboardService {
       recentActivity(this.pool, waba.id),
       activeContacts(this.pool, waba.id, start, end),
       activeContacts(this.pool, waba.id, prevStart, start),
+      dashboardClicks(this.pool, waba.id, { prevStart, start, end, tz }),
     ]);
     const sumsOf = (isCurrent: boolean) => periods.rows.find((r) => r.current === isCurrent) ?? ZERO;
     const now = cardValues(sumsOf(true), active);
@@ -133,8 +135,12 @@ export class DashboardService {
         previous: before[key],
         change: percentChange(now[key], before[key]),
       })),
-      days: daysOf(current).map((date) => dayFigures(date, byDay.get(date) ?? ZERO)),
+      days: daysOf(current).map((date) => ({
+        ...dayFigures(date, byDay.get(date) ?? ZERO),
+        clicked: clicks.byDay.get(date) ?? 0,
+      })),
       categories: categories.rows,
+      clicks: clicks.summary,
       recent_activity: activity,
     };
   }

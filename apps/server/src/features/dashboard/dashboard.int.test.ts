@@ -278,9 +278,9 @@ describe('day boundaries and the previous period', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.split('\r\n')).toEqual([
-      'date,sent,delivered,read,failed,replied,engaged,delivery_rate,read_rate,response_rate,engagement_rate,avg_response_seconds',
-      '2026-01-10,3,0,0,0,0,0,0,,,,',
-      '2026-01-11,1,0,0,0,0,0,0,,,,',
+      'date,sent,delivered,read,failed,replied,engaged,delivery_rate,read_rate,response_rate,engagement_rate,avg_response_seconds,clicked',
+      '2026-01-10,3,0,0,0,0,0,0,,,,,0',
+      '2026-01-11,1,0,0,0,0,0,0,,,,,0',
       '',
     ]);
   });

@@ -30,7 +30,8 @@ export async function retargetContactIds(
           and c.id in (select m.contact_id from broadcast_messages m
                         where m.waba_account_id = $1 and m.broadcast_id = $2
                           and ($3::text[] is null or m.state = any($3::text[]))
-                          and ($4::boolean is null or (m.reply_id is not null) = $4))
+                          and ($4::boolean is null or (m.reply_id is not null) = $4)
+                          and ($7::boolean is null or (m.clicked_at is not null) = $7))
           and ($5::bigint[] is null
                or exists (select 1 from contact_tags ct
                            where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id
@@ -46,6 +47,7 @@ export async function retargetContactIds(
       audience.filter.replied ?? null,
       narrow.tagIds,
       narrow.percentage,
+      audience.filter.clicked ?? null,
     ],
   );
   return rows[0]!.ids;

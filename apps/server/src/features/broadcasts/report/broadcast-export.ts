@@ -58,7 +58,7 @@ const OUTCOME_SQL = `case m.state ${RECIPIENT_OUTCOME_NAMES.flatMap((outcome) =>
 ).join(' ')} else 'pending' end`;
 
 /**
- * A delivery report's Export: every recipient under the report's filter (outcome, replied), by number as the report
+ * A delivery report's Export: every recipient under the report's filter (outcome, replied, clicked), by number as the report
  * pages them, STREAMED: COPY … TO STDOUT through one pooled connection, so the server holds a few chunks, never
  * the result, whatever the audience (bench/report-export.bench.ts). 404 for another account's broadcast.
  */
@@ -85,6 +85,7 @@ export async function reportCsv(
      where m.waba_account_id = ${Number(waba.id)} and m.broadcast_id = ${Number(broadcast.id)}
        ${states ? `and m.state in (${states})` : ''}
        ${query.replied === undefined ? '' : `and (m.reply_id is not null) = ${query.replied ? 'true' : 'false'}`}
+       ${query.clicked === undefined ? '' : `and (m.clicked_at is not null) = ${query.clicked ? 'true' : 'false'}`}
      order by m.whatsapp_number
   ) to stdout with (format csv, header false)`;
 
@@ -103,6 +104,7 @@ export async function reportCsv(
   const filter = [
     query.outcome,
     query.replied === undefined ? null : query.replied ? 'replied' : 'not-replied',
+    query.clicked === undefined ? null : query.clicked ? 'clicked' : 'not-clicked',
   ]
     .filter(Boolean)
     .join('-');

@@ -523,6 +523,7 @@ describe('a scheduled broadcast’s report', () => {
         recipients: 42,
       },
       spend_cap: null,
+      link_destination: null,
     });
     expect(report.count).toBe(0);
   });

@@ -22,6 +22,11 @@ const ROW_SQL = `
          case when status <> 'sending' then status_reason
               when unanswered_since is not null then ${UNANSWERED_REASON_SQL('$5')} end as status_reason,
          waiting_until, spend_cap::text,
+         -- Who clicked its tracked link: few rows, read from their own index (null without a tracked link).
+         case when link_destination is not null then
+           (select count(*)::int from broadcast_messages m
+             where m.waba_account_id = broadcasts.waba_account_id and m.broadcast_id = broadcasts.id
+               and m.clicked_at is not null) end as clicked_count,
          (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number,
          -- Paused with nothing left for Herald to send (no audience to write, nothing queued): decision 036.
          status = 'paused'
@@ -48,6 +53,7 @@ type ListRow = {
   limited_count: number;
   not_on_whatsapp_count: number;
   replied_count: number;
+  clicked_count: number | null;
   status_reason: string | null;
   spend_cap: string | null;
   phone_number: string | null;
@@ -100,6 +106,7 @@ function toRow(row: ListRow): BroadcastRow {
     waiting_until: row.waiting_until?.toISOString() ?? null,
     all_handed: row.all_handed,
     spend_cap: row.spend_cap === null ? null : Number(row.spend_cap),
+    clicked_percentage: row.clicked_count === null ? null : of(row.clicked_count),
   };
 }
 

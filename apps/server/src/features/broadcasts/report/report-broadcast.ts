@@ -28,9 +28,10 @@ export async function findReportedBroadcast(pool: Pool, waba: OwnedWaba, id: num
     audience: StoredAudience;
     tags: string[];
     spend_cap: string | null;
+    link_destination: string | null;
   }>(
     `select b.id::int, b.name, b.template_name, b.status, b.scheduled_at, b.total_recipients, b.audience,
-            b.spend_cap::text,
+            b.spend_cap::text, b.link_destination,
             array(select t.name from tags t
                    where t.waba_account_id = b.waba_account_id
                      and t.id in (select jsonb_array_elements_text(
@@ -60,5 +61,6 @@ export async function findReportedBroadcast(pool: Pool, waba: OwnedWaba, id: num
     scheduled: found.scheduled_at.toISOString(),
     audience,
     spend_cap: found.spend_cap === null ? null : Number(found.spend_cap),
+    link_destination: found.link_destination,
   };
 }

@@ -12,6 +12,7 @@ import { settleMessages, type SendResult } from './message-settle';
 import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import type { BatchGate, SendGate } from './send-gate';
 import { toResult } from './send-result';
+import { linkToken } from '../../../security/link-token';
 import { claimBatch, loadTemplates, renderClaimed, type Claimed, type SendContext } from './sender-batch';
 import { acquireLease, type HeldLease, leaseSurelyHeldUntil, whileLeased } from './sender-lease';
 import { cutAtSpendCap } from '../cost/spend-cap';
@@ -281,6 +282,7 @@ export class NumberSender {
       templates: new Map(),
       media: new Map<number, string>(),
       mps: this.deps.mpsOverride ?? MPS_OF_LEVEL[row.throughput_level ?? 'STANDARD'] ?? 80,
+      linkToken: (messageId) => linkToken(this.deps.secrets, row.waba_account_id, messageId),
     };
   }
 

@@ -11,6 +11,8 @@ export interface SendableTemplate {
   mediaId?: string | null;
   /** Or where Meta can fetch it (a public link). */
   mediaLink?: string | null;
+  /** The BUTTONS index of its tracked link button when its broadcast counts clicks (decision 091). */
+  linkButtonIndex?: number | null;
 }
 
 /** The contact's columns by the names templates use (GET /recipient/cols). */
@@ -63,7 +65,12 @@ function samplesOf(template: SendableTemplate) {
  * sent blank: the template's sample for that variable stands in (what Meta reviewed it with), and without one
  * the recipient gets a clear reason instead of a message.
  */
-export function renderMessage(template: SendableTemplate, contact: ContactValues): RenderResult {
+export function renderMessage(
+  template: SendableTemplate,
+  contact: ContactValues,
+  /** The recipient's own tracked-link token, for the tracked button's `{{1}}`. */
+  linkToken?: string,
+): RenderResult {
   const vars = variables(template);
   const samples = samplesOf(template);
   const components: Array<Record<string, unknown>> = [];
@@ -125,11 +132,14 @@ export function renderMessage(template: SendableTemplate, contact: ContactValues
           const example = Array.isArray(button.example)
             ? String(button.example[0] ?? '')
             : String(button.example ?? '');
+          const tracked = linkToken !== undefined && index === template.linkButtonIndex;
           components.push({
             type: 'button',
             sub_type: 'url',
             index: String(index),
-            parameters: [{ type: 'text', text: flattenParameter(example) || 'default_value' }],
+            parameters: [
+              { type: 'text', text: tracked ? linkToken : flattenParameter(example) || 'default_value' },
+            ],
           });
         }
       });

@@ -25,6 +25,8 @@ export interface SendContext {
   mps: number;
   /** Broadcasts of an authentication template, which Meta refuses to send to a BSUID (decision 050). */
   authentication?: Set<number>;
+  /** A message row's tracked-link token (link-clicks' linkToken), for broadcasts that count clicks. */
+  linkToken?: (messageId: number) => string;
 }
 
 /** Refused per recipient rather than sent for Meta to refuse: an authentication template cannot go to a BSUID. */
@@ -71,9 +73,10 @@ export async function loadTemplates(
     dynamic_variables: unknown;
     media_id: number | null;
     category: string | null;
+    link_button_index: number | null;
   }>(
     `select b.id::int as broadcast_id, b.template_name as name, b.template_language as language, t.components,
-            t.static_variables, t.dynamic_variables, t.media_id::int, t.category
+            t.static_variables, t.dynamic_variables, t.media_id::int, t.category, b.link_button_index
        from broadcasts b left join templates t on t.id = b.template_id where b.id = any($1::bigint[])`,
     [missing],
   );
@@ -87,6 +90,7 @@ export async function loadTemplates(
       staticVariables: row.static_variables,
       dynamicVariables: row.dynamic_variables,
       mediaId: row.media_id === null ? null : await uploadedMedia(deps, context, row.media_id),
+      linkButtonIndex: row.link_button_index,
     });
   }
 }
@@ -119,7 +123,11 @@ export function renderClaimed(context: SendContext, message: Claimed) {
   if (!template?.components.length) return { ok: false as const, reason: 'The template no longer exists' };
   if (context.authentication?.has(message.broadcast_id) && isBsuidAddress(message.whatsapp_number))
     return { ok: false as const, reason: AUTHENTICATION_TO_BSUID };
-  const rendered = renderMessage(template, message.contact ?? {});
+  const token =
+    template.linkButtonIndex !== null && template.linkButtonIndex !== undefined
+      ? context.linkToken?.(message.id)
+      : undefined;
+  const rendered = renderMessage(template, message.contact ?? {}, token);
   if (!rendered.ok) return rendered;
   return {
     ok: true as const,

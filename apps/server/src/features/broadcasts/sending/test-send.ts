@@ -2,6 +2,7 @@ import {
   failureReason,
   normalizePhoneNumber,
   TEST_SEND,
+  trackedButtonIndex,
   type BroadcastTestRequest,
   type BroadcastTestResponse,
 } from '@herald/contracts';
@@ -10,6 +11,7 @@ import { HttpError } from '../../../http-error';
 import type { SecretBox } from '../../../security/secret-box';
 import type { OwnedWaba } from '../../../owned-waba';
 import { findTemplate, sendingNumber } from '../audience/broadcast-estimate';
+import { TEST_LINK_TOKEN } from '../../../security/link-token';
 import { forgetMmApiStatus, templateEndpoint } from '../../marketing-messages/index';
 import type { MessageSender } from './message-sender';
 import { PORTFOLIO_OF_WABA, reserveReach } from './messaging-limit';
@@ -23,7 +25,14 @@ import { renderMessage, type ContactValues } from './render-message';
  * other, and an account may send TEST_SEND.perMinute a minute (counted in Postgres, decision 008).
  */
 export class TestSendService {
-  constructor(private readonly deps: { pool: Pool; sender: MessageSender; secrets: SecretBox }) {}
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      sender: MessageSender;
+      secrets: SecretBox;
+      trackedLinkPrefix?: string;
+    },
+  ) {}
 
   async send(waba: OwnedWaba, request: BroadcastTestRequest): Promise<BroadcastTestResponse> {
     const { pool } = this.deps;
@@ -40,9 +49,22 @@ export class TestSendService {
     if (!to.ok) throw HttpError.field(400, 'to', to.message);
     const contact = await this.contact(waba, request.contact_id);
     const stored = await this.template(template.id);
+    // A tracked link button opens Herald's test page: no recipient, no click to count, no destination yet.
+    const linkButtonIndex = this.deps.trackedLinkPrefix
+      ? trackedButtonIndex(stored.components, this.deps.trackedLinkPrefix)
+      : null;
+    const linkToken = linkButtonIndex === null ? undefined : TEST_LINK_TOKEN;
     const rendered = renderMessage(
-      { ...stored, mediaId: null, mediaLink: null, name: template.name, language: template.language },
+      {
+        ...stored,
+        linkButtonIndex,
+        mediaId: null,
+        mediaLink: null,
+        name: template.name,
+        language: template.language,
+      },
       contact.values,
+      linkToken,
     );
     // A media header is checked below, once uploaded; any other problem is the contact's values.
     if (!rendered.ok && stored.mediaRowId === null) throw HttpError.field(400, 'contact_id', rendered.reason);
@@ -58,8 +80,9 @@ export class TestSendService {
     const mediaId =
       stored.mediaRowId === null ? null : await this.upload(token, phoneNumberId, stored.mediaRowId);
     const message = renderMessage(
-      { ...stored, mediaId, name: template.name, language: template.language },
+      { ...stored, linkButtonIndex, mediaId, name: template.name, language: template.language },
       contact.values,
+      linkToken,
     );
     if (!message.ok) throw HttpError.field(400, 'contact_id', message.reason);
 
