@@ -41,6 +41,19 @@ type BroadcastListArgs = {
   wabaId: string | null;
 };
 
+/** A report's filter as GET /broadcast/{id}/recipients/ (and its CSV) take it: only the filters in use. */
+export function reportFilterParams(
+  outcome: RetargetOutcome | null,
+  replied?: boolean,
+  clicked?: boolean | null,
+): Record<string, string> {
+  return {
+    ...(outcome ? { outcome } : {}),
+    ...(replied ? { replied: 'true' } : {}),
+    ...(clicked === true || clicked === false ? { clicked: String(clicked) } : {}),
+  };
+}
+
 /** The history's date range as the server takes it: only the bounds given, with the zone when there is one. */
 export function historyRange({ from, to, tz }: { from?: string; to?: string; tz?: string }) {
   return from || to ? { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(tz ? { tz } : {}) } : {};
@@ -71,12 +84,14 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
         outcome: RetargetOutcome | null;
         /** Only the recipients who replied (the Replied filter); absent or false: everyone. */
         replied?: boolean;
+        /** Only those who clicked the tracked link (true) or did not (false); absent or null: everyone. */
+        clicked?: boolean | null;
         wabaId: string | null;
       }
     >({
-      query: ({ id, page, outcome, replied }) => ({
+      query: ({ id, page, outcome, replied, clicked }) => ({
         url: `/broadcast/${id}/recipients/`,
-        params: { page, ...(outcome ? { outcome } : {}), ...(replied ? { replied: 'true' } : {}) },
+        params: { page, ...reportFilterParams(outcome, replied, clicked) },
       }),
       providesTags: ['Broadcasts'],
     }),

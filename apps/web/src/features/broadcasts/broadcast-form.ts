@@ -1,4 +1,11 @@
-import { BROADCAST_MESSAGES, BROADCAST_PERCENTAGE, parseSpendCap, sampleSize } from '@herald/contracts';
+import {
+  BROADCAST_MESSAGES,
+  BROADCAST_PERCENTAGE,
+  LINK_MESSAGES,
+  LinkDestinationSchema,
+  parseSpendCap,
+  sampleSize,
+} from '@herald/contracts';
 import type {
   BroadcastAudience,
   BroadcastCreateRequest,
@@ -29,6 +36,11 @@ export type BroadcastFormState = {
   retarget: BroadcastAudience | null;
   /** The optional spend cap as typed, in USD; '' for none (decision 052). */
   spendCap: string;
+  /**
+   * Where the template's tracked link leads, as typed (decision 091); asked, and sent, only for a template with a
+   * tracked link button.
+   */
+  linkDestination: string;
 };
 
 /** Filter mode, 55%, send now. */
@@ -45,6 +57,7 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   leaveOutUsNumbers: false,
   retarget: null,
   spendCap: '',
+  linkDestination: '',
 };
 
 /** The contact total assumed while the real one is unknown. */
@@ -54,19 +67,31 @@ export const CONTACT_TOTAL_FALLBACK = 5000;
 export const TAGS_REQUIRED = 'Select at least one tag';
 
 export type BroadcastFormErrors = Partial<
-  Record<'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients' | 'spendCap', string>
+  Record<
+    'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients' | 'spendCap' | 'linkDestination',
+    string
+  >
 >;
 
 /** Shown when the account has numbers but none of them can send. */
 export const NO_SENDABLE_NUMBER = 'None of this account’s numbers can send a broadcast now (see why below).';
 
+/** The link destination's message: required, then an http(s) address (LinkDestinationSchema); null when fine. */
+export function linkDestinationError(value: string): string | null {
+  if (value.trim() === '') return LINK_MESSAGES.destinationRequired;
+  const parsed = LinkDestinationSchema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? LINK_MESSAGES.destinationInvalid);
+}
+
 /**
  * New broadcast's messages for what is missing, by field. `noSendableNumber`: the numbers are known and
- * none can send (with no number listed at all the server picks the account's own).
+ * none can send (with no number listed at all the server picks the account's own). `trackedLink`: the chosen
+ * template has a tracked link button, so the link destination is required.
  */
 export function validateBroadcastForm(
   state: BroadcastFormState,
   noSendableNumber = false,
+  trackedLink = false,
 ): BroadcastFormErrors {
   const errors: BroadcastFormErrors = {};
   if (noSendableNumber) errors.number = NO_SENDABLE_NUMBER;
@@ -76,6 +101,8 @@ export function validateBroadcastForm(
   if (!state.retarget && state.mode === 'filter' && state.tagIds.length === 0) errors.tags = TAGS_REQUIRED;
   const spendCap = parseSpendCap(state.spendCap);
   if (!spendCap.ok) errors.spendCap = spendCap.message;
+  const link = trackedLink ? linkDestinationError(state.linkDestination) : null;
+  if (link) errors.linkDestination = link;
   return errors;
 }
 
@@ -92,7 +119,8 @@ function audienceOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 're
 
 /**
  * Broadcast create payload; the scheduled time in Unix seconds. Call after validating, with
- * the number the screen shows as chosen in `phoneNumberId` ('' leaves it to the server).
+ * the number the screen shows as chosen in `phoneNumberId` ('' leaves it to the server), and `linkDestination`
+ * '' unless the template has a tracked link (then it is sent as `link_destination`).
  */
 export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequest {
   return {
@@ -106,6 +134,7 @@ export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequ
     spread_over_limit: state.spreadOverLimit,
     leave_out_us_numbers: state.leaveOutUsNumbers,
     ...spendCapOf(state),
+    ...(state.linkDestination.trim() ? { link_destination: state.linkDestination.trim() } : {}),
   };
 }
 

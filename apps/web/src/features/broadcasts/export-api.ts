@@ -1,5 +1,5 @@
 import type { BroadcastSort } from './api';
-import { historyRange } from './api';
+import { historyRange, reportFilterParams } from './api';
 import { api } from '../../lib/api';
 import { downloadHandler, type Download } from '../../lib/save-download';
 import type { RetargetOutcome } from '@herald/contracts';
@@ -24,11 +24,11 @@ export const broadcastExportApi = api.injectEndpoints({
     /** GET /broadcast/{id}/recipients/export.csv: the report's recipients under its filter. */
     exportBroadcastReport: build.mutation<
       Download,
-      { id: number; outcome: RetargetOutcome | null; replied: boolean }
+      { id: number; outcome: RetargetOutcome | null; replied: boolean; clicked?: boolean | null }
     >({
-      query: ({ id, outcome, replied }) => ({
+      query: ({ id, outcome, replied, clicked }) => ({
         url: `/broadcast/${id}/recipients/export.csv`,
-        params: { ...(outcome ? { outcome } : {}), ...(replied ? { replied: 'true' } : {}) },
+        params: reportFilterParams(outcome, replied, clicked),
         responseHandler: downloadHandler(`herald-report-${id}.csv`),
       }),
     }),

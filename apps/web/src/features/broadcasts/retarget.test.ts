@@ -16,7 +16,8 @@ describe('the retarget link', () => {
     expect(parseRetargetFilter('outcome=sent&replied=true')).toEqual({ outcome: 'sent', replied: true });
     expect(parseRetargetFilter('replied=false')).toEqual({ replied: false });
     expect(parseRetargetFilter('')).toEqual({});
-    for (const bad of ['lost', 'outcome=lost', 'replied=maybe']) expect(parseRetargetFilter(bad)).toBeNull();
+    for (const bad of ['lost', 'outcome=lost', 'replied=maybe', 'clicked=maybe'])
+      expect(parseRetargetFilter(bad)).toBeNull();
   });
 
   it('names the broadcast and filter, or says it cannot be read', () => {
@@ -37,6 +38,33 @@ describe('the retarget link', () => {
     expect(retargetFilterLabel({ outcome: 'delivered', replied: false })).toBe('Delivered, did not reply');
     expect(retargetFilterLabel({ replied: true })).toBe('Replied');
     expect(retargetFilterLabel({})).toBe('All recipients');
+  });
+
+  it('reads, labels and sends the click filters of a tracked link', () => {
+    expect(parseRetargetFilter('clicked=false')).toEqual({ clicked: false });
+    expect(parseRetargetFilter('not_clicked')).toEqual({ clicked: false });
+    expect(parseRetargetFilter('clicked')).toEqual({ clicked: true });
+    expect(parseRetargetFilter('outcome=read&replied=true&clicked=true')).toEqual({
+      outcome: 'read',
+      replied: true,
+      clicked: true,
+    });
+    expect(retargetFilterLabel({ clicked: false })).toBe('Did not click');
+    expect(retargetFilterLabel({ outcome: 'read', clicked: true })).toBe('Read, clicked');
+    expect(retargetFilterLabel({ replied: false, clicked: false })).toBe('Did not reply, did not click');
+    const audience = retargetFromSearch(new URLSearchParams('retarget=7&filter=clicked%3Dfalse'));
+    expect(audience).toEqual({ kind: 'broadcast_recipients', broadcast_id: 7, filter: { clicked: false } });
+    const state = {
+      ...INITIAL_BROADCAST_FORM,
+      name: 'Reminder',
+      templateId: '2',
+      retarget: audience as Exclude<typeof audience, null | 'invalid'>,
+    };
+    expect(broadcastPayload(state).audience).toEqual({
+      kind: 'broadcast_recipients',
+      broadcast_id: 7,
+      filter: { clicked: false },
+    });
   });
 
   it('sends the audience instead of recipients, with no tag needed', () => {

@@ -7,30 +7,36 @@ import { OUTCOME_LABELS } from './outcome-labels';
 const isOutcome = (value: string): value is RetargetOutcome =>
   (RETARGET_OUTCOMES as readonly string[]).includes(value);
 
-/** 'true' / 'false' as the report's `replied` takes them; anything else is no answer. */
-function readReplied(value: string | null): boolean | undefined | 'bad' {
+/** 'true' / 'false' as the report's `replied` and `clicked` take them; anything else is no answer. */
+function readBoolean(value: string | null): boolean | undefined | 'bad' {
   if (value === null || value === '') return undefined;
   return value === 'true' ? true : value === 'false' ? false : 'bad';
 }
 
 /**
- * The report filter of the URL: one name (an outcome such as 'failed', or 'not_read', 'replied', 'not_replied'),
- * or the report API's own query ('outcome=failed&replied=false'). Null for anything else.
+ * The report filter of the URL: one name (an outcome such as 'failed', or 'not_read', 'replied', 'not_replied',
+ * 'clicked', 'not_clicked'), or the report API's own query ('outcome=failed&replied=false&clicked=false'). Null
+ * for anything else.
  */
 export function parseRetargetFilter(text: string): RetargetFilter | null {
   const value = text.trim();
   if (value === '' || value === 'all') return {};
   if (value === 'replied') return { replied: true };
   if (value === 'not_replied') return { replied: false };
+  if (value === 'clicked') return { clicked: true };
+  if (value === 'not_clicked') return { clicked: false };
   if (isOutcome(value)) return { outcome: value };
   if (!value.includes('=')) return null;
   const query = new URLSearchParams(value);
   const outcome = query.get('outcome');
-  const replied = readReplied(query.get('replied'));
-  if (replied === 'bad' || (outcome !== null && outcome !== '' && !isOutcome(outcome))) return null;
+  const replied = readBoolean(query.get('replied'));
+  const clicked = readBoolean(query.get('clicked'));
+  if (replied === 'bad' || clicked === 'bad' || (outcome !== null && outcome !== '' && !isOutcome(outcome)))
+    return null;
   return {
     ...(outcome ? { outcome: outcome as RetargetOutcome } : {}),
     ...(replied === undefined ? {} : { replied }),
+    ...(clicked === undefined ? {} : { clicked }),
   };
 }
 
@@ -44,16 +50,22 @@ export function retargetFromSearch(search: URLSearchParams): BroadcastAudience |
   return { kind: 'broadcast_recipients', broadcast_id: broadcastId, filter };
 }
 
-/** The filter as the report names it: 'Not read', 'Failed', 'Replied', 'Delivered, did not reply', 'All recipients'. */
+/**
+ * The filter as the report names it: 'Not read', 'Failed', 'Replied', 'Delivered, did not reply', 'Did not click',
+ * 'All recipients'.
+ */
 export function retargetFilterLabel(filter: RetargetFilter): string {
   const parts: string[] = [];
   if (filter.outcome === 'not_read') parts.push('Not read');
   else if (filter.outcome && (RECIPIENT_OUTCOME_NAMES as string[]).includes(filter.outcome)) {
     parts.push(OUTCOME_LABELS[filter.outcome as RecipientOutcome]);
   }
-  if (filter.replied !== undefined) {
-    const words = filter.replied ? 'replied' : 'did not reply';
-    parts.push(parts.length === 0 ? words.charAt(0).toUpperCase() + words.slice(1) : words);
+  const words = [
+    filter.replied === undefined ? null : filter.replied ? 'replied' : 'did not reply',
+    filter.clicked === undefined ? null : filter.clicked ? 'clicked' : 'did not click',
+  ];
+  for (const word of words) {
+    if (word) parts.push(parts.length === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word);
   }
   return parts.length === 0 ? 'All recipients' : parts.join(', ');
 }

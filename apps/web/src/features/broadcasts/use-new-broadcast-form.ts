@@ -3,9 +3,10 @@ import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import toast from 'react-hot-toast';
-import { BROADCAST_MESSAGES, numberSendability } from '@herald/contracts';
+import { BROADCAST_MESSAGES, numberSendability, trackedButtonIndex } from '@herald/contracts';
 import { useAppSelector } from '../../lib/store-hooks';
 import { fieldErrors } from '../../lib/field-errors';
+import { useGetLinkSettingsQuery } from '../../lib/link-settings-api';
 import { serverMessage } from '../../lib/server-message';
 import {
   useCreateBroadcastMutation,
@@ -73,6 +74,8 @@ export function useNewBroadcastForm() {
   });
   const numbersQuery = useGetBroadcastNumbersQuery(wabaId, { refetchOnMountOrArgChange: true });
   const numbers = numbersQuery.data;
+  // What a tracked link button holds; without an answer no template is taken for one (the server still checks).
+  const linkSettings = useGetLinkSettingsQuery(wabaId).data ?? null;
   const { retarget } = state;
   // The earlier broadcast's name, from its report (a 404 for one that is not this account's).
   const sourceQuery = useGetBroadcastReportQuery(
@@ -90,8 +93,21 @@ export function useNewBroadcastForm() {
     failed: estimateFailed,
     current: estimateCurrent,
   } = useBroadcastEstimate({ ...state, phoneNumberId }, wabaId);
-  // Left out only while the offer stands: a template that is not marketing keeps every recipient.
-  const formState = { ...state, phoneNumberId, leaveOutUsNumbers: state.leaveOutUsNumbers && usNumbers > 0 };
+  // `currentData`: the chosen template's own answer, never the previous one's while the next loads.
+  const template = state.templateId !== '' ? (templateQuery.currentData ?? null) : null;
+  // A template whose URL button is Herald's tracked link needs a link destination (decision 091).
+  const trackedLink =
+    template !== null &&
+    linkSettings !== null &&
+    trackedButtonIndex(template.components, linkSettings.tracked_link_prefix) !== null;
+  // Left out only while the offer stands: a template that is not marketing keeps every recipient. The link
+  // destination only for a template with a tracked link.
+  const formState = {
+    ...state,
+    phoneNumberId,
+    leaveOutUsNumbers: state.leaveOutUsNumbers && usNumbers > 0,
+    linkDestination: trackedLink ? state.linkDestination : '',
+  };
 
   const approved = templatesQuery.data?.results.filter((t) => t.status.toUpperCase() === 'APPROVED');
   const chosenTemplate = approved?.find((t) => String(t.id) === state.templateId) ?? null;
@@ -105,11 +121,9 @@ export function useNewBroadcastForm() {
     estimateCurrent && !state.retarget ? estimate?.recipients : undefined,
   );
   const errors = {
-    ...(showErrors ? validateBroadcastForm(state, noSendableNumber) : {}),
+    ...(showErrors ? validateBroadcastForm(state, noSendableNumber, trackedLink) : {}),
     ...serverFieldErrors,
   };
-  // `currentData`: the chosen template's own answer, never the previous one's while the next loads.
-  const template = state.templateId !== '' ? (templateQuery.currentData ?? null) : null;
   const preview = template ? templatePreviewContent(template, firstContact) : null;
   // The template's own header image or video for the preview (the stored media the templates screen shows).
   const mediaUrl = templateQuery.currentData?.media_url ?? null;
@@ -153,7 +167,7 @@ export function useNewBroadcastForm() {
   function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (sending) return;
-    const problems = validateBroadcastForm(state, noSendableNumber);
+    const problems = validateBroadcastForm(state, noSendableNumber, trackedLink);
     if (Object.keys(problems).length > 0) {
       setShowErrors(true);
       focusFirstInvalid();
@@ -171,15 +185,20 @@ export function useNewBroadcastForm() {
     } catch (error) {
       console.error('Creating the broadcast failed', error);
       const fields = fieldErrors(error);
-      if (fields.recipients || fields.phone_number_id || fields.spend_cap) {
+      // The link destination's message goes under its field while it is shown, else above the buttons.
+      const linkDestination = trackedLink ? fields.link_destination : undefined;
+      if (fields.recipients || fields.phone_number_id || fields.spend_cap || linkDestination) {
         setServerFieldErrors({
           recipients: fields.recipients,
           number: fields.phone_number_id,
           spendCap: fields.spend_cap,
+          linkDestination,
         });
         focusFirstInvalid();
       } else {
-        setServerError(serverMessage(error, ['message', 'detail']) ?? BROADCAST_MESSAGES.failed);
+        setServerError(
+          fields.link_destination ?? serverMessage(error, ['message', 'detail']) ?? BROADCAST_MESSAGES.failed,
+        );
       }
     }
   }
@@ -195,6 +214,8 @@ export function useNewBroadcastForm() {
     /** The APPROVED templates; undefined while loading. */
     templates: approved,
     chosenTemplate,
+    /** The chosen template has a tracked link button: the link destination is asked for, and sent. */
+    trackedLink,
     numbers,
     numbersFailed: numbersQuery.isError,
     /** The number the screen shows as chosen ('' when there is none to send from). */

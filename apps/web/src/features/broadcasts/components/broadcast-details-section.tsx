@@ -14,7 +14,7 @@ type BroadcastDetailsSectionProps = {
   errors: BroadcastFormErrors;
   /** The APPROVED templates; undefined while loading. */
   templates: TemplateListItem[] | undefined;
-  /** Shown after the template: 'Send from'. */
+  /** Shown after the template: the link destination of a tracked link, 'Send from'. */
   children?: ReactNode;
 };
 

@@ -30,13 +30,15 @@ const COLUMNS = [
   'Delivered %',
   'Read %',
   'Replied %',
+  'Click %',
   'Failed %',
   'Status',
   'Actions',
 ];
 
-// Eleven columns fit beside the navigation at 1440 px only if the wide ones may wrap: the headers ('Delivered %'
-// on two lines), the template's name (after each underscore) and the notes under the figures.
+// Eleven columns fitted beside the navigation at 1440 px only because the wide ones may wrap: the headers
+// ('Delivered %' on two lines), the template's name (after each underscore) and the notes under the figures. With
+// Click % the twelfth, the frame scrolls sideways where they still do not fit.
 const HEADERS: readonly DataTableHeader[] = COLUMNS.map((column) => ({
   key: column,
   label: column,
@@ -158,6 +160,12 @@ function BroadcastTableRow({
       <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.read_percentage)}</td>
       {/* Recipients who replied (a message, a press or a reaction), of all the recipients. */}
       <td className="px-2 py-3 text-slate-600 tabular-nums">{formatPercent(row.replied_percentage)}</td>
+      {/* Recipients who clicked its tracked link, of all the recipients; '—' for a broadcast without one. */}
+      <td className="px-2 py-3 text-slate-600 tabular-nums">
+        {row.clicked_percentage === null || row.clicked_percentage === undefined
+          ? '—'
+          : formatPercent(row.clicked_percentage)}
+      </td>
       <td className="px-2 py-3 text-slate-600 tabular-nums">
         {formatPercent(row.failed_percentage)}
         {undelivered.map((line) => (

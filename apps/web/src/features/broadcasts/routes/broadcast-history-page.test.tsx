@@ -151,10 +151,10 @@ describe('Broadcast history', () => {
     await screen.findByText('All with WhatsApp');
     const handed = cellTexts('All with WhatsApp');
     expect(handed[4]).toBe('40%+60% handed to WhatsApp');
-    expect(handed[9]).toBe(
+    expect(handed[10]).toBe(
       'All handed to WhatsAppPaused after every message had reached WhatsApp: nothing is held back.',
     );
-    expect(cellTexts('Really paused')[9]).toBe('Paused');
+    expect(cellTexts('Really paused')[10]).toBe('Paused');
     expect(cellTexts('Really paused')[4]).toBe('10%');
   });
 
@@ -182,6 +182,8 @@ describe('Broadcast history', () => {
             template_name: 'summer_sale',
             total_recipients: 1500,
             replied_percentage: 7.5,
+            // Its tracked link: recipients who clicked, of all of them.
+            clicked_percentage: 12.5,
           }),
           row(2, {
             name: 'Flash sale',
@@ -190,6 +192,8 @@ describe('Broadcast history', () => {
             failed_percentage: 2,
             delivered_percentage: 30,
             read_percentage: 12.3,
+            // No tracked link.
+            clicked_percentage: null,
           }),
         ]),
       ),
@@ -205,6 +209,7 @@ describe('Broadcast history', () => {
       'Delivered %',
       'Read %',
       'Replied %',
+      'Click %',
       'Failed %',
       'Status',
       'Actions',
@@ -221,6 +226,7 @@ describe('Broadcast history', () => {
       '80%',
       '50%',
       '7.5%',
+      '12.5%',
       '5%',
       'Completed',
       '—',
@@ -230,6 +236,7 @@ describe('Broadcast history', () => {
       '30%',
       '12.3%',
       '0%',
+      '—',
       '2%',
       'Sending',
       'PauseCancel',
@@ -294,19 +301,19 @@ describe('Broadcast history', () => {
     await screen.findByText('Big sale');
     const big = cellTexts('Big sale');
     expect(big[1]).toBe('summer_salefrom +1 555-0142');
-    expect(big[8]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp');
-    expect(big[9]).toBe('SendingWaiting for messaging limit — resumes about 14:05');
+    expect(big[9]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp');
+    expect(big[10]).toBe('SendingWaiting for messaging limit — resumes about 14:05');
     // Limited and not on WhatsApp are done with: the progress counts them (40 + 1 + 2.5 + 0.5).
     expect(
       screen
         .getByRole('progressbar', { name: 'Sending progress of Big sale' })
         .getAttribute('aria-valuetext'),
     ).toBe('44%');
-    expect(cellTexts('Paused one')[9]).toBe(
+    expect(cellTexts('Paused one')[10]).toBe(
       'PausedWhatsApp paused the template summer_sale for low quality.',
     );
-    expect(cellTexts('Resumed one')[9]).toBe('Sending');
-    expect(cellTexts('Outage one')[9]).toBe(
+    expect(cellTexts('Resumed one')[10]).toBe('Sending');
+    expect(cellTexts('Outage one')[10]).toBe(
       "SendingRetrying: WhatsApp's servers are not answering (since 10:42)",
     );
 

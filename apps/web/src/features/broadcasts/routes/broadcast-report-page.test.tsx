@@ -1,66 +1,12 @@
 import { describe, expect, it, beforeAll, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { BroadcastRecipient, BroadcastReport } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import toast from 'react-hot-toast';
 import { listPage, row, withAccount } from '../test/broadcast-fixtures';
+import { recipient, report } from '../test/report-fixtures';
 import { BroadcastHistoryPage, BroadcastReportPage } from '../../../test/lazy-pages';
 import { blobText } from '../../../test/bodies';
-
-function recipient(id: number, overrides: Partial<BroadcastRecipient> = {}): BroadcastRecipient {
-  return {
-    id,
-    contact_name: `Contact ${id}`,
-    whatsapp_number: `+1415555${String(1000 + id)}`,
-    outcome: 'delivered',
-    error_code: null,
-    error_title: null,
-    updated_at: '2026-01-15T09:05:00.000Z',
-    reply: null,
-    ...overrides,
-  };
-}
-
-function report(results: BroadcastRecipient[], overrides: Partial<BroadcastReport> = {}): BroadcastReport {
-  return {
-    broadcast: {
-      id: 7,
-      name: 'Summer launch',
-      template_name: 'summer_sale',
-      status: 'completed',
-      scheduled: '2026-01-15T09:00:00.000Z',
-      audience: {
-        type: 'all',
-        tags: [],
-        percentage: 100,
-        leave_out_us: false,
-        from_broadcast_id: null,
-        recipients: 40,
-      },
-    },
-    outcomes: {
-      pending: 0,
-      held: 0,
-      sent: 0,
-      delivered: 28,
-      read: 10,
-      failed: 2,
-      limited: 0,
-      not_on_whatsapp: 0,
-      unknown: 0,
-      cancelled: 0,
-    },
-    failure_reasons: [],
-    replied: 0,
-    reply_rate: 0,
-    count: 40,
-    next: 'http://api.test/broadcast/7/recipients/?page=2',
-    previous: null,
-    results,
-    ...overrides,
-  };
-}
 
 const cells = (text: string) =>
   within(screen.getByText(text).closest('tr') as HTMLElement)

@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/page-header';
 import { BroadcastDetailsSection } from '../components/broadcast-details-section';
 import { BroadcastSummary } from '../components/broadcast-summary';
 import { CostEstimate } from '../components/cost-estimate';
+import { LinkDestinationField } from '../components/link-destination-field';
 import { NewBroadcastActions, NewBroadcastDialogs } from '../components/new-broadcast-actions';
 import { NewBroadcastPreviewPane } from '../components/new-broadcast-preview-pane';
 import { NewBroadcastRecipients } from '../components/new-broadcast-recipients';
@@ -35,6 +36,13 @@ export function NewBroadcastPage() {
         <FormPreviewSwitch pane={pane} onChange={setPane} />
         <div className={`min-w-0 space-y-5 ${formClass}`}>
           <BroadcastDetailsSection state={state} onChange={change} errors={errors} templates={form.templates}>
+            {form.trackedLink ? (
+              <LinkDestinationField
+                value={state.linkDestination}
+                onChange={(linkDestination) => change({ linkDestination })}
+                error={errors.linkDestination}
+              />
+            ) : null}
             <SendFromField
               numbers={form.numbers}
               failed={form.numbersFailed}

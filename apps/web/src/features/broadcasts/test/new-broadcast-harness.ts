@@ -4,6 +4,7 @@ import type {
   BroadcastEstimateRequest,
   BroadcastEstimateResponse,
   Contact,
+  LinkSettingsResponse,
   PhoneNumber,
   TemplateDetail,
 } from '@herald/contracts';
@@ -40,6 +41,8 @@ export type ServerOptions = {
   template?: TemplateDetail;
   /** GET of the template's media_url. */
   media?: () => Response;
+  /** GET /broadcast/links/; 404 (a server before tracked links) when not given. */
+  links?: LinkSettingsResponse;
 };
 
 export const connected = phoneNumber('1001', { display_phone_number: '+1 555-0101' });
@@ -55,6 +58,7 @@ export function broadcastServer({
   report,
   template = summerSale,
   media,
+  links,
 }: ServerOptions = {}) {
   return stubFetch(async (request) => {
     const path = pathOf(request);
@@ -65,6 +69,7 @@ export function broadcastServer({
     if (path === '/broadcast/create/' && request.method === 'POST') return create(request);
     if (path === '/broadcast/estimate/' && request.method === 'POST')
       return json(await estimate((await request.json()) as BroadcastEstimateRequest));
+    if (path === '/broadcast/links/' && links) return json(links);
     if (path === '/meta/phone/whatsapp/') return json({ data: numbers });
     if (path === '/broadcast/create/') return json(listPage([]));
     if (path === '/meta/templates/') {

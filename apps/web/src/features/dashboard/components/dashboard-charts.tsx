@@ -78,11 +78,14 @@ const axisProps = { tick: { fontSize: 11, fill: '#64748b' }, tickLine: false, ax
 
 export function MessageOverviewChart({ days }: { days: Days }) {
   const data = days.map((day) => ({ ...day, label: formatDay(day.date) }));
+  // Tracked-link clicks, from servers that count them (an older one leaves `clicked` out of every day).
+  const clicks = days.some((day) => day.clicked !== undefined);
+  const clicked = days.reduce((total, day) => total + (day.clicked ?? 0), 0);
   return (
     <ChartCard
       chart="message_overview"
       kind="Line"
-      summary={`${formatCount(sum(days, 'sent'))} sent, ${formatCount(sum(days, 'delivered'))} delivered, ${formatCount(sum(days, 'read'))} read`}
+      summary={`${formatCount(sum(days, 'sent'))} sent, ${formatCount(sum(days, 'delivered'))} delivered, ${formatCount(sum(days, 'read'))} read${clicks ? `, ${formatCount(clicked)} clicked` : ''}`}
     >
       <LineChart accessibilityLayer={false} data={data} margin={{ top: 5, right: 10, left: -20, bottom: 0 }}>
         <CartesianGrid stroke="#e2e8f0" vertical={false} />
@@ -117,6 +120,17 @@ export function MessageOverviewChart({ days }: { days: Days }) {
           dot={false}
           strokeWidth={2}
         />
+        {clicks ? (
+          <Line
+            type="monotone"
+            dataKey="clicked"
+            name="Clicked"
+            isAnimationActive={false}
+            stroke={COLOURS[3]}
+            dot={false}
+            strokeWidth={2}
+          />
+        ) : null}
       </LineChart>
     </ChartCard>
   );

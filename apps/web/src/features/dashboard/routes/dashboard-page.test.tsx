@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
+  CLICK_DEFINITIONS,
   DASHBOARD_CARDS,
   DASHBOARD_CARD_KEYS,
   type DashboardCard,
@@ -273,6 +274,50 @@ describe('Dashboard', () => {
     expect(new URL(request.url).searchParams.get('from')).toBe(range.from);
     expect(request.headers.get('Authorization')).toBe('Bearer test-access-token');
     expect(await blobText(created.mock.calls[0]![0] as Blob)).toBe('date,sent\n2026-11-24,4\n');
+  });
+
+  it('adds the tracked-link clicks: a Clicked line in Message Overview and a click line under Engagement Rate', async () => {
+    const base = figures();
+    stub(() =>
+      json(
+        figures({
+          days: base.days.map((day, index) => ({ ...day, clicked: index + 2 })),
+          clicks: { clicked: 5, previous: 4, change: 25, rate: 62.5 },
+        }),
+      ),
+    );
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    const overview = await screen.findByRole('figure', { name: 'Message Overview' }, { timeout: 5000 });
+    expect(within(overview).getByTestId('chart-summary').textContent).toBe(
+      '10 sent, 8 delivered, 5 read, 5 clicked',
+    );
+    expect(within(overview).getByText('Clicked')).toBeTruthy();
+    const engagement = within(screen.getByRole('listitem', { name: 'Engagement Rate' }));
+    const line = engagement.getByTestId('click-line');
+    expect(line.textContent).toBe('Clicked: 5 · 62.5% click rate · ▲ Up 25% vs last period');
+    expect(line.getAttribute('title')).toBe(CLICK_DEFINITIONS.clicked);
+    // Only under Engagement Rate; the layout keeps its eight cards and four charts.
+    expect(screen.getAllByTestId('click-line')).toHaveLength(1);
+    expect(within(screen.getByRole('list', { name: 'Metrics' })).getAllByRole('listitem')).toHaveLength(8);
+    expect(screen.getAllByRole('figure')).toHaveLength(4);
+  });
+
+  it('shows no click figures from a server that does not count them, nor when there was nothing to click', async () => {
+    stub(() => json(figures({ clicks: { clicked: 0, previous: 0, change: null, rate: null } })));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    const overview = await screen.findByRole('figure', { name: 'Message Overview' }, { timeout: 5000 });
+    expect(within(overview).getByTestId('chart-summary').textContent).toBe('10 sent, 8 delivered, 5 read');
+    expect(within(overview).queryByText('Clicked')).toBeNull();
+    expect(within(overview).getByText('Sent')).toBeTruthy();
+    expect(screen.queryByTestId('click-line')).toBeNull();
+  });
+
+  it('says what the clicks were when some came in the previous period only', async () => {
+    stub(() => json(figures({ clicks: { clicked: 0, previous: 3, change: -100, rate: 0 } })));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    expect((await screen.findByTestId('click-line', {}, { timeout: 5000 })).textContent).toBe(
+      'Clicked: 0 · 0% click rate · ▼ Down 100% vs last period',
+    );
   });
 
   it('says when the figures cannot be loaded', async () => {

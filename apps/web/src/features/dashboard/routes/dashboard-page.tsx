@@ -13,6 +13,7 @@ import {
   MessageTypesChart,
   ResponseTimeChart,
 } from '../components/dashboard-charts';
+import { ClickLine } from '../components/click-line';
 import { MetricCard } from '../components/metric-card';
 import { RecentActivity } from '../components/recent-activity';
 import { defaultRange, rangeProblem, userTimeZone, type DayRange } from '../date-range';
@@ -172,7 +173,10 @@ function DashboardBody({
       ) : null}
       <ul aria-label="Metrics" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {data.cards.map((card) => (
-          <MetricCard key={card.key} card={card} />
+          <MetricCard key={card.key} card={card}>
+            {/* Clicks on tracked links: a part of engagement the card's replies and presses leave out. */}
+            {card.key === 'engagement_rate' ? <ClickLine clicks={data.clicks} /> : null}
+          </MetricCard>
         ))}
       </ul>
       <div className="mt-6 grid gap-4 lg:grid-cols-2">

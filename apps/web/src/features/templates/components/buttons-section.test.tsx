@@ -27,3 +27,33 @@ describe('Interactive Buttons: example text per kind of button', () => {
     expect(within(document.body).queryByText('No buttons added.')).toBeNull();
   });
 });
+
+describe('Interactive Buttons: a tracked link', () => {
+  function Tracked({ url }: { url: string | null }) {
+    const [buttons, setButtons] = useState<FormButton[]>([]);
+    return (
+      <ButtonsSection
+        buttons={buttons}
+        onChange={setButtons}
+        errorFor={() => undefined}
+        trackedButtonUrl={url}
+      />
+    );
+  }
+
+  it('is offered by a URL button only, and only when the tracked URL is known', () => {
+    const { unmount } = render(<Tracked url="https://herald.example.com/l/{{1}}" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Add Quick Reply' }));
+    expect(screen.queryByRole('button', { name: 'Use a tracked link' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add URL' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Use a tracked link' }));
+    expect((screen.getByLabelText('Website URL') as HTMLInputElement).value).toBe(
+      'https://herald.example.com/l/{{1}}',
+    );
+    expect((screen.getByLabelText('Example Values') as HTMLInputElement).value).toBe('abc123');
+    unmount();
+    render(<Tracked url={null} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Add URL' }));
+    expect(screen.queryByRole('button', { name: 'Use a tracked link' })).toBeNull();
+  });
+});

@@ -11,6 +11,11 @@ type ButtonsSectionProps = {
   buttons: FormButton[];
   onChange: (buttons: FormButton[]) => void;
   errorFor: (field: string) => string | undefined;
+  /**
+   * The URL a button holds to be Herald's tracked link (GET /broadcast/links/ `tracked_button_url`); null or
+   * absent while unknown (the server did not answer): no tracked link is offered then.
+   */
+  trackedButtonUrl?: string | null;
 };
 
 export const BUTTON_TYPE_LABELS: Record<ButtonType, string> = {
@@ -28,8 +33,19 @@ const TEXT_PLACEHOLDERS: Record<ButtonType, string> = {
   PHONE_NUMBER: 'e.g. Call us',
 };
 
+/** The example value Meta reviews a tracked link with: a recipient's own part of the link. */
+export const TRACKED_LINK_EXAMPLE = 'abc123';
+export const TRACKED_LINK_ACTION = 'Use a tracked link';
+export const TRACKED_LINK_HINT =
+  'Herald counts who clicks: each recipient gets their own link, and the broadcast says where it leads.';
+
 /** Interactive Buttons (at most 10; one phone number; two URLs). */
-export function ButtonsSection({ buttons, onChange, errorFor }: ButtonsSectionProps) {
+export function ButtonsSection({
+  buttons,
+  onChange,
+  errorFor,
+  trackedButtonUrl = null,
+}: ButtonsSectionProps) {
   function add(type: ButtonType) {
     const check = canAddButton(buttons, type);
     if (!check.ok) {
@@ -65,6 +81,7 @@ export function ButtonsSection({ buttons, onChange, errorFor }: ButtonsSectionPr
           index={index}
           button={button}
           errorFor={errorFor}
+          trackedButtonUrl={trackedButtonUrl}
           onChange={(patch) => update(index, patch)}
           onRemove={() => onChange(buttons.filter((_, i) => i !== index))}
         />
@@ -77,11 +94,12 @@ type ButtonRowProps = {
   index: number;
   button: FormButton;
   errorFor: (field: string) => string | undefined;
+  trackedButtonUrl: string | null;
   onChange: (patch: Partial<FormButton>) => void;
   onRemove: () => void;
 };
 
-function ButtonRow({ index, button, errorFor, onChange, onRemove }: ButtonRowProps) {
+function ButtonRow({ index, button, errorFor, trackedButtonUrl, onChange, onRemove }: ButtonRowProps) {
   const id = useId();
   const name = `Button ${index + 1}`;
   const error = (field: string) => errorFor(`buttons.${index}.${field}`);
@@ -145,6 +163,15 @@ function ButtonRow({ index, button, errorFor, onChange, onRemove }: ButtonRowPro
       </div>
       {button.sub_type === 'URL' ? (
         <div className="mt-3 space-y-3">
+          {trackedButtonUrl ? (
+            <TrackedLinkOffer
+              hintId={`${id}-tracked-hint`}
+              tracked={button.url.trim().toLowerCase() === trackedButtonUrl.toLowerCase()}
+              onUse={() =>
+                onChange({ url: trackedButtonUrl, isDynamicUrl: true, example: TRACKED_LINK_EXAMPLE })
+              }
+            />
+          ) : null}
           <label className="inline-flex items-center gap-2 text-sm text-slate-700">
             <input
               type="checkbox"
@@ -177,6 +204,33 @@ function ButtonRow({ index, button, errorFor, onChange, onRemove }: ButtonRowPro
           ) : null}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * By a URL button's URL: 'Use a tracked link' fills it with Herald's tracked URL (a dynamic URL, so its example
+ * shows), with a line on what that does. The action is left out once the URL is the tracked one.
+ */
+function TrackedLinkOffer({
+  hintId,
+  tracked,
+  onUse,
+}: {
+  hintId: string;
+  tracked: boolean;
+  onUse: () => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      {tracked ? null : (
+        <button type="button" className={smallButtonClass} aria-describedby={hintId} onClick={onUse}>
+          {TRACKED_LINK_ACTION}
+        </button>
+      )}
+      <p id={hintId} className="text-xs text-slate-500">
+        {TRACKED_LINK_HINT}
+      </p>
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { FormAlert } from '../../../components/form-alert';
 import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-preview-switch';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
+import { useGetLinkSettingsQuery } from '../../../lib/link-settings-api';
 import {
   useCreateTemplateMutation,
   useGetTemplateCustomerColumnsQuery,
@@ -105,6 +106,9 @@ export function TemplateForm(props: TemplateFormProps) {
   useEffect(() => {
     if (columnsQuery.error) console.error('Loading the customer columns failed', columnsQuery.error);
   }, [columnsQuery.error]);
+
+  // What a URL button holds to be a tracked link; without an answer none is offered.
+  const trackedButtonUrl = useGetLinkSettingsQuery(wabaId).data?.tracked_button_url ?? null;
 
   const [createTemplate, createState] = useCreateTemplateMutation();
   const [updateTemplate, updateState] = useUpdateTemplateMutation();
@@ -226,6 +230,7 @@ export function TemplateForm(props: TemplateFormProps) {
           buttons={state.buttons}
           onChange={(buttons) => change({ buttons })}
           errorFor={errorFor}
+          trackedButtonUrl={trackedButtonUrl}
         />
 
         {showErrors && problems.length > 0 ? (
