@@ -113,7 +113,7 @@ describe('Broadcast history and report exports in Chromium', () => {
     expect(await frame.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     const box = (await frame.boundingBox())!;
     const headers = await table.getByRole('columnheader').all();
-    expect(headers.length).toBe(11);
+    expect(headers.length).toBe(12);
     for (const header of headers) {
       const cell = (await header.boundingBox())!;
       expect(cell.x + cell.width).toBeLessThanOrEqual(box.x + box.width + 0.5);

@@ -78,8 +78,8 @@ const axisProps = { tick: { fontSize: 11, fill: '#64748b' }, tickLine: false, ax
 
 export function MessageOverviewChart({ days }: { days: Days }) {
   const data = days.map((day) => ({ ...day, label: formatDay(day.date) }));
-  // Tracked-link clicks, from servers that count them (an older one leaves `clicked` out of every day).
-  const clicks = days.some((day) => day.clicked !== undefined);
+  // Tracked-link clicks, once there are any in the range (an older server leaves `clicked` out of every day).
+  const clicks = days.some((day) => (day.clicked ?? 0) > 0);
   const clicked = days.reduce((total, day) => total + (day.clicked ?? 0), 0);
   return (
     <ChartCard
