@@ -207,6 +207,85 @@ describe('broadcast rules in Chromium', () => {
     expect(await phoneShot('delivery-report-390.png')).toBe(0);
   });
 
+  it('sends exactly the count it shows: the figure sent, the Summary, the confirmation, the history and the sandbox agree', async () => {
+    // 'Uk 2' writes STOP: opted out. With the three US numbers left out, two of the six 'Mixed' contacts are sent.
+    const stop = await fetch(`${stack.sandboxUrl}/__sandbox/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        from: '+447911140002',
+        text: 'STOP',
+        phone_number_id: business.phone_number_id,
+      }),
+    });
+    expect(stop.status).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(`${stack.url}/recipient/create/?search=Uk%202`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          const body = (await response.json()) as { results: Array<{ opted_out_at?: string | null }> };
+          return Boolean(body.results[0]?.opted_out_at);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+
+    await newBroadcast('Spring, only who can get it', 'spring_offer', 'Mixed');
+    await page.getByRole('checkbox', { name: 'Leave them out' }).check();
+    // With tags, the left figure is the spec's "contacts in the selected tags"; the right one is who is sent.
+    await expect
+      .poll(() => page.locator('output[aria-label="Recipients after percentage"]').innerText())
+      .toBe('2');
+    expect(await page.getByText('1 tag, 100% (2)', { exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => limitLine().innerText())
+      .toMatch(/^2 recipients · \d+ left in your 24-hour limit$/);
+    // Who is left out, and why, one click away.
+    await page.getByText('4 chosen contacts left out').click();
+    const reasons = page.locator('details', { hasText: '4 chosen contacts left out' }).getByRole('listitem');
+    expect(await reasons.allInnerTexts()).toEqual([
+      '1 has opted out of your broadcasts',
+      '3 US numbers (+1): WhatsApp does not deliver marketing templates to them',
+    ]);
+
+    const mixed = [
+      '16285553001',
+      '16285553002',
+      '16285553003',
+      '447911140001',
+      '447911140002',
+      '447911120000',
+    ];
+    const requestsTo = async () =>
+      Promise.all(
+        mixed.map(
+          async (to) => (await sandbox<{ total: number }>(`/__sandbox/messages?requested=1&to=${to}`)).total,
+        ),
+      );
+    const before = await requestsTo();
+    await page.getByRole('button', { name: 'Send Broadcast' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send this broadcast now?' });
+    expect(await confirm.getByTestId('confirm-recipients').innerText()).toBe('2');
+    await confirm.getByRole('button', { name: 'Send Broadcast' }).click();
+    await page.waitForURL(`${stack.url}/broadcast`);
+    await expect
+      .poll(() => row('Spring, only who can get it').innerText(), { timeout: 30_000 })
+      .toMatch(/Completed/i);
+    // The sandbox was asked for exactly the two shown: the UK number and the one not on WhatsApp.
+    const after = await requestsTo();
+    expect(after.map((total, i) => total - before[i]!)).toEqual([0, 0, 0, 1, 0, 1]);
+    const history = await fetch(`${stack.url}/broadcast/create/`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const listed = ((await history.json()) as { results: Array<{ name: string; total_recipients: number }> })
+      .results;
+    expect(
+      listed.find((broadcast) => broadcast.name === 'Spring, only who can get it')?.total_recipients,
+    ).toBe(2);
+  });
+
   it('warns of a broadcast larger than what is left of the limit, then shows it waiting in the history', async () => {
     await newBroadcast('Everyone at once', 'team_note', 'Many');
     await expect

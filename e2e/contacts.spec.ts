@@ -140,4 +140,30 @@ describe('contacts in Chromium', () => {
     await dialog('Delete Contact').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Showing 1 to 14 of 14 entries').waitFor();
   });
+
+  it('shows a UK number under GB, and says in plain words why a number is refused', async () => {
+    await page.getByRole('button', { name: 'Add New Contact' }).click();
+    const add = dialog('Add New Contact');
+    await add.getByLabel('Name').fill('Brit Shopper');
+    await add.getByRole('combobox', { name: 'Country' }).selectOption('GB');
+    // A national number with its country chosen, four digits short.
+    await add.getByLabel('WhatsApp Number').fill('07911 12');
+    await add.getByRole('button', { name: 'Add Contact' }).click();
+    await add.getByText('The number is too short for a United Kingdom number (+44)').waitFor();
+    expect(await page.getByRole('cell', { name: 'Brit Shopper', exact: true }).count()).toBe(0);
+
+    await add.getByLabel('WhatsApp Number').fill('07911 712345');
+    await add.getByRole('button', { name: 'Add Contact' }).click();
+    await page.getByRole('cell', { name: 'Brit Shopper', exact: true }).waitFor();
+    expect(await page.getByRole('cell', { name: '+44 7911 712345', exact: true }).count()).toBe(1);
+
+    // libphonenumber files 07911 7… numbers under Guernsey; a UK business sees its country.
+    await page.getByRole('button', { name: 'Edit Brit Shopper' }).click();
+    const edit = dialog('Edit Contact');
+    expect(await edit.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('GB');
+    expect(await edit.innerText()).toMatch(/GB\s*\+44/);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/contact-uk-number.png` });
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'hidden' });
+  });
 });
