@@ -8,6 +8,7 @@ import { type LogStream, sandboxLoggerOptions } from './logger-options';
 import type { SandboxConfig, SandboxContext } from './context';
 import { GraphError, graphErrorBody, nonexistingField, unknownError, unsupportedRequest } from './errors';
 import { registerBsuidControlRoutes } from './routes/bsuid-control';
+import { registerClockControlRoutes } from './routes/clock-control';
 import { registerControlAccess } from './control-access';
 import { registerControlRoutes } from './routes/control';
 import { registerEmbeddedSignupRoutes } from './routes/embedded-signup';
@@ -24,6 +25,7 @@ import { registerOauthRoutes } from './routes/oauth';
 import { registerPortfolioControlRoutes } from './routes/portfolio-control';
 import { registerPhoneNumberControlRoutes } from './routes/phone-number-control';
 import { registerPhoneNumberRoutes } from './routes/phone-numbers';
+import { registerRecipientControlRoutes } from './routes/recipient-control';
 import { registerPricingAnalyticsRoutes } from './routes/pricing-analytics';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
 import { registerUploadRoutes } from './routes/uploads';
@@ -178,6 +180,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
         ctx.webhooks.send(webhookTarget(ctx, wabaId), payload, { field: 'messages', wabaId });
       },
       () => ({ batchSize: config.webhookBatchSize, windowMs: config.webhookBatchWindowMs }),
+      () => ctx.persistence?.changed(),
     ),
     persistence: null,
   };
@@ -273,5 +276,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerPortfolioControlRoutes(app, ctx);
   registerMarketingMessagesControlRoutes(app, ctx);
   registerLinkClickControlRoutes(app, ctx);
+  registerClockControlRoutes(app, ctx);
+  registerRecipientControlRoutes(app, ctx);
   return app;
 }

@@ -16,6 +16,10 @@ export interface AcceptedMessage {
   bizOpaqueCallbackData: string | null;
   endpoint: SendEndpoint;
   acceptedAt: number;
+  /** Its time-to-live in seconds (templates/time-to-live.ts): undelivered this long after acceptance, it expires. */
+  ttlSeconds: number;
+  /** Set once it expired undelivered: acceptance + TTL (Unix ms), the time its `failed` status names. */
+  expiredAt?: number;
   /** SentParameters as JSON: one string rather than a tree of small objects. */
   parameters: string;
 }
@@ -48,18 +52,23 @@ export class AcceptedLog {
     recipients.add(to);
   }
 
-  /** `endpoint` defaults to `messages`, Cloud API's send. */
+  /**
+   * `endpoint` defaults to `messages`, Cloud API's send. Answers the record as kept, so the message's expiry
+   * can mark it without a search through the log.
+   */
   add(
-    record: Omit<AcceptedMessage, 'parameters' | 'endpoint'> & {
+    record: Omit<AcceptedMessage, 'parameters' | 'endpoint' | 'expiredAt'> & {
       parameters: SentParameters;
       endpoint?: SendEndpoint;
     },
-  ): void {
-    this.records.push({
+  ): AcceptedMessage {
+    const kept: AcceptedMessage = {
       ...record,
       endpoint: record.endpoint ?? 'messages',
       parameters: JSON.stringify(record.parameters),
-    });
+    };
+    this.records.push(kept);
+    return kept;
   }
 
   /**
@@ -117,6 +126,8 @@ export class AcceptedLog {
         biz_opaque_callback_data: r.bizOpaqueCallbackData,
         endpoint: r.endpoint,
         accepted_at: new Date(r.acceptedAt).toISOString(),
+        ttl_seconds: r.ttlSeconds,
+        ...(r.expiredAt === undefined ? {} : { expired_at: new Date(r.expiredAt).toISOString() }),
         parameters: JSON.parse(r.parameters) as SentParameters,
       })),
     };

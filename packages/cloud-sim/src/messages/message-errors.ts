@@ -72,10 +72,11 @@ export function somethingWentWrong(): GraphError {
 const ERROR_CODES_HREF = 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/';
 
 /** Why a message the sandbox accepted fails later, in its `failed` status webhook. */
-export type FailureKind = 'undeliverable' | 'marketing-limit' | 'paced-drop' | 're-engagement';
+export type FailureKind = 'undeliverable' | 'marketing-limit' | 'paced-drop' | 're-engagement' | 'expired';
 
 export function failureError(kind: FailureKind) {
   if (kind === 'marketing-limit') return marketingLimitError();
+  if (kind === 'expired') return timeToLiveExpiredError();
   if (kind === 're-engagement') return reEngagementError();
   if (kind === 'paced-drop') return pacedDropError();
   return undeliverableError();
@@ -116,6 +117,23 @@ export function undeliverableError() {
     error_data: {
       details:
         'Message Undeliverable: the recipient is not a WhatsApp user, has not accepted the latest terms, or uses an old WhatsApp version.',
+    },
+    href: ERROR_CODES_HREF,
+  };
+}
+
+/**
+ * A message still undelivered when its time-to-live ran out, dropped by Meta. Meta does not document this
+ * webhook: 131026 with these details is the sandbox's choice (decision 092), so a client should recognise
+ * expiry by its time (at or after acceptance + TTL), not by the code.
+ */
+export function timeToLiveExpiredError() {
+  return {
+    code: 131026,
+    title: 'Message undeliverable',
+    message: 'Message undeliverable',
+    error_data: {
+      details: 'Message not delivered within its time-to-live (message_send_ttl_seconds).',
     },
     href: ERROR_CODES_HREF,
   };

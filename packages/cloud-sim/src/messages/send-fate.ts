@@ -14,6 +14,8 @@ export interface SendFate {
   held: PacingRule | null;
   /** Whether it reaches a user towards the portfolio's messaging limit. */
   counts: boolean;
+  /** A test made the recipient unreachable: the message stays `sent` (unreachable-recipients.ts). */
+  unreachable: boolean;
 }
 
 /**
@@ -39,7 +41,9 @@ export function decideFate(
     if (usPause || messaging.faults.marketingLimited()) failure = 'marketing-limit';
   }
   const held = failure === null ? (messaging.pacing.hold(template.id) ?? null) : null;
-  return { failure, held, counts: failure === null && !inWindow };
+  // An unreachable phone still counts: Meta cannot know it is off when it accepts the message.
+  const unreachable = messaging.unreachable.has(recipient);
+  return { failure, held, counts: failure === null && !inWindow, unreachable };
 }
 
 /** The statuses the accepted message will report: normal, failed, or held then released or dropped. */
@@ -53,7 +57,7 @@ export function planFor(ctx: SandboxContext, fate: SendFate, now: number): Plann
   const start = now + (fate.held?.afterMs ?? 0);
   return planStatuses(start, fate.failure !== null, {
     delaysMs: config.statusDelaysMs,
-    deliveredRate: config.deliveredRate,
+    deliveredRate: fate.unreachable ? 0 : config.deliveredRate,
     readRate: config.readRate,
     duplicateRate: config.duplicateRate,
     reorderRate: config.reorderRate,

@@ -9,6 +9,7 @@ import { messageInfo, sendAnswer } from './send-message';
 import type { SendAnswer } from './send-message';
 import { planFor } from './send-fate';
 import { SERVICE_CATEGORY } from './status-payload';
+import { FREE_FORM_TTL_SECONDS } from '../templates/time-to-live';
 import { parseSendEnvelope } from './validate-send';
 
 /**
@@ -45,7 +46,7 @@ export function sendFreeFormMessage(
       : 're-engagement';
 
   const wamid = messaging.wamids.next(send.digits);
-  messaging.accepted.add({
+  const record = messaging.accepted.add({
     wamid,
     phoneNumberId: phone.id,
     to: send.digits,
@@ -55,10 +56,14 @@ export function sendFreeFormMessage(
     bizOpaqueCallbackData: send.bizOpaqueCallbackData,
     endpoint: 'messages',
     acceptedAt: now,
+    ttlSeconds: FREE_FORM_TTL_SECONDS,
     parameters: {},
   });
   const info = messageInfo(ctx, phone, portfolioId, send, wamid, SERVICE_CATEGORY, failure);
-  messaging.statuses.schedule(info, planFor(ctx, { failure, held: null, counts: false }, now));
+  const unreachable = messaging.unreachable.has(send.digits);
+  const plan = planFor(ctx, { failure, held: null, counts: false, unreachable }, now);
+  messaging.statuses.schedule(info, plan);
+  messaging.expiry.watch(info, record, plan);
   const answer = sendAnswer(send, wamid, 'accepted');
   ctx.log.enqueue({
     method: 'POST',

@@ -15,6 +15,7 @@ import { PORTFOLIO_TIERS } from './portfolio-tiers';
 import { decideFate, planFor } from './send-fate';
 import type { MessageInfo } from './status-payload';
 import { templateShape } from './template-shape';
+import { effectiveTtlSeconds } from '../templates/time-to-live';
 import { checkParameters, parseSendRequest } from './validate-send';
 import type { SendEnvelope } from './validate-send';
 import type { FailureKind } from './message-errors';
@@ -71,7 +72,7 @@ export function sendTemplateMessage(
   if (fate.counts) messaging.reach.record(portfolioId, send.digits, now);
 
   const wamid = messaging.wamids.next(send.digits);
-  messaging.accepted.add({
+  const record = messaging.accepted.add({
     wamid,
     phoneNumberId: phone.id,
     to: send.digits,
@@ -80,11 +81,14 @@ export function sendTemplateMessage(
     bizOpaqueCallbackData: send.bizOpaqueCallbackData,
     endpoint,
     acceptedAt: now,
+    ttlSeconds: effectiveTtlSeconds(template, endpoint),
     parameters,
   });
   const failure = fate.failure ?? (fate.held?.outcome === 'drop' ? 'paced-drop' : null);
   const info = messageInfo(ctx, phone, portfolioId, send, wamid, template.category.toLowerCase(), failure);
-  messaging.statuses.schedule(info, planFor(ctx, fate, now));
+  const plan = planFor(ctx, fate, now);
+  messaging.statuses.schedule(info, plan);
+  messaging.expiry.watch(info, record, plan);
   const answer = sendAnswer(send, wamid, fate.held ? 'held_for_quality_assessment' : 'accepted');
   ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/${endpoint}`, body: params, result: answer });
   return answer;

@@ -178,6 +178,7 @@ describe('AcceptedLog', () => {
         language: 'en',
         bizOpaqueCallbackData: null,
         acceptedAt: at,
+        ttlSeconds: 2_592_000,
         parameters: { body: ['x'] },
       });
     add('1', 1000);
@@ -198,6 +199,7 @@ describe('AcceptedLog', () => {
       biz_opaque_callback_data: null,
       endpoint: 'messages',
       accepted_at: new Date(1000).toISOString(),
+      ttl_seconds: 2_592_000,
       parameters: { body: ['x'] },
     });
     expect(log.query({ phoneNumberId: 'p2' }).total).toBe(1);

@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context';
 import type { StoredMedia } from '../media/media-store';
+import type { SavedExpiries } from '../messages/message-expiry';
 import type { SavedReach } from '../messages/reach-window';
 import type { SavedUserIds } from '../messages/user-ids';
 import type { SavedStatuses } from '../messages/status-emitter';
@@ -30,6 +31,10 @@ export interface StateDocument {
   reach?: SavedReach;
   /** BSUIDs tests named for numbers (absent in older files). */
   userIds?: SavedUserIds;
+  /** Undelivered messages still to expire, and the TTL clock's offset (absent in older files). */
+  expiries?: SavedExpiries;
+  /** Recipients a test made unreachable (absent in older files). */
+  unreachableRecipients?: string[];
 }
 
 /** The document plus the upload bytes, taken in one synchronous step so both describe the same moment. */
@@ -53,6 +58,8 @@ export function captureState(ctx: SandboxContext): CapturedState {
       webhooks: ctx.webhooks.pendingDeliveries(),
       reach: ctx.messaging.reach.save(),
       userIds: ctx.messaging.userIds.save(),
+      expiries: ctx.messaging.expiry.save(),
+      unreachableRecipients: ctx.messaging.unreachable.list(),
     },
     uploadBytes: new Map(sessions.map((s) => [s.id, { offset: s.offset, chunks: [...s.chunks] }])),
   };
@@ -82,6 +89,9 @@ export function restoreState(
   ctx.messaging.userIds.restore(document.userIds);
   ctx.webhooks.resume(document.webhooks);
   ctx.messaging.statuses.restore(document.statuses);
+  ctx.messaging.unreachable.restore(document.unreachableRecipients);
+  // Last: messages whose TTL passed while the sandbox was down expire at once, after their own statuses.
+  ctx.messaging.expiry.restore(document.expiries);
 }
 
 /** A parsed state.json, checked just enough that a foreign or older file fails loudly rather than oddly. */

@@ -109,6 +109,8 @@ describe('control API', () => {
         pending_statuses: 0,
         statuses_posted: 0,
         posts: 0,
+        pending_expiries: 0,
+        unreachable_recipients: [],
         faults: {
           error_rate_5xx: 0,
           rate_limit_rate: 0,

@@ -174,6 +174,8 @@ describe('POST /{phone-number-id}/messages', () => {
           biz_opaque_callback_data: 'row-1',
           endpoint: 'messages',
           accepted_at: expect.any(String),
+          // A utility template without a TTL of its own: Meta's 30 days.
+          ttl_seconds: 2_592_000,
           parameters: { header: ['Ana'], body: ['Ana', '42'], button_0: ['track-42'] },
         },
       ],

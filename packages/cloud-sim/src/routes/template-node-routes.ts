@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context';
-import { invalidParameter, missingParameter } from '../errors';
+import { missingParameter } from '../errors';
 import { requestParams } from '../request-params';
 import type { AccessToken } from '../state';
 import { templateError, templateNotEditable } from '../templates/template-errors';
 import type { MessageTemplate } from '../templates/template-store';
 import { changeTemplateStatus } from '../templates/template-status-change';
+import { parseTimeToLive } from '../templates/time-to-live';
 import { validateCategory, validateComponents } from '../templates/validate-template';
 import { handleResolver } from './message-templates';
 
@@ -23,7 +24,9 @@ export function grantedTemplate(
 
 /**
  * `POST /{template-id}`: Meta edits only APPROVED, REJECTED or PAUSED templates, replaces the components
- * wholesale, keeps name and language, keeps an approved template's category, and reviews it again.
+ * wholesale, keeps name and language, keeps an approved template's category, and reviews it again. The
+ * time-to-live may be changed alone; a category change without one resets it, as Meta resets it when it
+ * re-categorises a template (the old value may not fit the new category's range).
  */
 export async function editTemplate(
   ctx: SandboxContext,
@@ -55,14 +58,16 @@ export async function editTemplate(
   const components = hasComponents
     ? validateComponents(params.components, handleResolver(ctx, token))
     : template.components;
-  if (
-    params.message_send_ttl_seconds !== undefined &&
-    !/^\d+$/.test(String(params.message_send_ttl_seconds))
-  ) {
-    throw invalidParameter('message_send_ttl_seconds must be a whole number of seconds');
-  }
+  const ttl =
+    params.message_send_ttl_seconds !== undefined
+      ? parseTimeToLive(params.message_send_ttl_seconds, category)
+      : category === template.category
+        ? (template.messageSendTtlSeconds ?? null)
+        : null;
   template.components = components;
   template.category = category;
+  if (ttl === null) delete template.messageSendTtlSeconds;
+  else template.messageSendTtlSeconds = ttl;
   changeTemplateStatus(ctx, template, 'PENDING', null);
   ctx.reviews.schedule(template.id);
   const result = { success: true as const };

@@ -17,6 +17,10 @@ export function templateNode(template: MessageTemplate) {
     components: template.components,
     rejected_reason: template.rejectedReason,
     ...(template.qualityScore === null ? {} : { quality_score: template.qualityScore }),
+    // Only when the template has its own, as Meta lists it: absent means the category's default.
+    ...(template.messageSendTtlSeconds === undefined
+      ? {}
+      : { message_send_ttl_seconds: template.messageSendTtlSeconds }),
     last_updated_time: graphTime(template.lastUpdatedTime),
   };
 }

@@ -32,6 +32,8 @@ export interface MessageTemplate {
   category: TemplateCategory;
   parameterFormat: 'POSITIONAL';
   components: TemplateComponent[];
+  /** Its own time-to-live (time-to-live.ts); absent (also in older state files): the category's default. */
+  messageSendTtlSeconds?: number;
   status: TemplateStatus;
   rejectedReason: RejectionReason | 'NONE';
   /** Set at the first approval; Meta scores a template only once it is in use. */
@@ -150,6 +152,9 @@ export class TemplateStore {
         status: t.status,
         rejected_reason: t.rejectedReason,
         quality_score: t.qualityScore,
+        ...(t.messageSendTtlSeconds === undefined
+          ? {}
+          : { message_send_ttl_seconds: t.messageSendTtlSeconds }),
         components: t.components,
       }));
   }

@@ -2,6 +2,7 @@ import { invalidParameter, missingParameter } from '../errors';
 import { TEMPLATE_LANGUAGES } from './languages';
 import { TEMPLATE_SUBCODES, templateError } from './template-errors';
 import { checkPositionalVariables, variableMarkers } from './template-variables';
+import { parseTimeToLive } from './time-to-live';
 
 const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
@@ -36,6 +37,8 @@ export interface TemplateDefinition {
   category: TemplateCategory;
   parameterFormat: 'POSITIONAL';
   components: TemplateComponent[];
+  /** The template's own time-to-live (time-to-live.ts); absent: its category's default. */
+  messageSendTtlSeconds?: number;
 }
 
 const HEADER_MEDIA: Record<string, { types: string[]; maxBytes: number }> = {
@@ -341,11 +344,16 @@ export function validateTemplateDefinition(
   if (format !== 'POSITIONAL') {
     throw invalidParameter('parameter_format NAMED is not modelled by the sandbox; use POSITIONAL');
   }
+  const ttl =
+    params.message_send_ttl_seconds === undefined
+      ? null
+      : parseTimeToLive(params.message_send_ttl_seconds, category);
   return {
     name,
     language,
     category,
     parameterFormat: 'POSITIONAL',
     components: validateComponents(params.components, resolveHandle),
+    ...(ttl === null ? {} : { messageSendTtlSeconds: ttl }),
   };
 }
