@@ -332,4 +332,54 @@ describe('broadcast rules in Chromium', () => {
     expect(await everyone.innerText()).toContain('WhatsApp paused the template team_note');
     await page.screenshot({ path: `${SHOTS}/history-paused.png` });
   });
+
+  it("shows a marketing template's time-to-live on New broadcast, and a message it outlives as Expired", async () => {
+    const id = await createApprovedTemplate(stack, token, {
+      name: 'flash_offer',
+      language: 'en_US',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Hello {{1}}, the flash offer ends tonight.' }],
+      dynamic_variables: { body_variable: { '1': 'name' } },
+      message_send_ttl_seconds: 86_400,
+    });
+    // The edit page shows the template's own time-to-live.
+    await page.goto(`${stack.url}/templates/${id}`);
+    await expect
+      .poll(() => page.getByLabel('Message time-to-live').inputValue(), { timeout: 20_000 })
+      .toBe('86400');
+
+    // Team 1's phone is off: WhatsApp keeps the message undelivered.
+    await sandbox('/__sandbox/recipients/447911130001', { reachable: false });
+    await newBroadcast('Flash offer', 'flash_offer', 'Team');
+    const ttl = page.getByRole('note', { name: 'Time-to-live' });
+    expect(await ttl.innerText()).toMatch(
+      /^Time-to-live: 1 day\. WhatsApp drops a message it could not deliver/,
+    );
+    expect(await phoneShot('new-broadcast-time-to-live-390.png')).toBe(0);
+    await send();
+    await expect.poll(() => row('Flash offer').innerText(), { timeout: 30_000 }).toMatch(/Completed/i);
+
+    // A day later (the sandbox's clock) WhatsApp drops it: Expired, not Failed.
+    expect(await sandbox('/__sandbox/clock', { advance_seconds: 86_400 })).toMatchObject({ expired: 1 });
+    await row('Flash offer').getByRole('link', { name: 'Flash offer' }).click();
+    const filters = page.getByRole('group', { name: 'Filter by outcome' });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          // The counts arrive with the report: wait for them before looking.
+          await filters.getByRole('button', { name: /^Read · \d+$/ }).waitFor();
+          return filters.getByRole('button', { name: 'Expired · 1' }).count();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(1);
+    await filters.getByRole('button', { name: 'Expired · 1' }).click();
+    const expired = page.getByRole('row').filter({ hasText: 'Expired' });
+    await expect.poll(() => expired.count()).toBe(1);
+    expect(await expired.innerText()).toContain('+44 7911 130001');
+    const why = page.getByRole('region', { name: 'Why messages did not arrive' });
+    expect(await why.innerText()).toMatch(/Expired\s+1 recipient/);
+    expect(await phoneShot('report-expired-390.png')).toBe(0);
+  });
 });

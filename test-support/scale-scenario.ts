@@ -83,7 +83,7 @@ export interface ScaleFigures {
 }
 
 /** States a message never leaves (`sent` still waits for delivered; 131026 numbers, digits ending 0000, end not_on_whatsapp). */
-export const FINAL_STATES = ['delivered', 'read', 'failed', 'not_on_whatsapp', 'cancelled'];
+export const FINAL_STATES = ['delivered', 'read', 'failed', 'not_on_whatsapp', 'expired', 'cancelled'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -56,6 +56,7 @@ export const RETARGET_OUTCOMES = [
   'failed',
   'limited',
   'not_on_whatsapp',
+  'expired',
   'unknown',
   'cancelled',
   'not_read',
@@ -260,6 +261,11 @@ export const BroadcastRowSchema = z
     /** Limited by WhatsApp (131049, the per-user marketing limit) and Not on WhatsApp (131026), apart from failed. */
     limited_percentage: z.number(),
     not_on_whatsapp_percentage: z.number(),
+    /**
+     * Expired: WhatsApp dropped the message undelivered at the end of its time-to-live (a phone off for that
+     * long), apart from failed. Optional for answers of servers before it.
+     */
+    expired_percentage: z.number().optional(),
     total_recipients: z.number().int(),
     status: z.string(),
     template_name: z.string(),
@@ -309,6 +315,8 @@ export const BroadcastTotalsSchema = z
     /** Of the failed-looking ones: limited by WhatsApp (131049) and not on WhatsApp (131026), not in `failed`. */
     limited: z.number().int(),
     not_on_whatsapp: z.number().int(),
+    /** Dropped undelivered at the end of their time-to-live, not in `failed`. */
+    expired: z.number().int().optional(),
     scheduled: z.number().int(),
     sending: z.number().int(),
   })
@@ -424,6 +432,11 @@ export const RECIPIENT_OUTCOMES = {
   limited: ['limited'],
   /** 131026: the number cannot receive WhatsApp messages; never retried. */
   not_on_whatsapp: ['not_on_whatsapp'],
+  /**
+   * WhatsApp kept trying for the message's time-to-live and dropped it undelivered (the phone was off, or
+   * without a connection, that long): not a failure of the message or the number; never retried.
+   */
+  expired: ['expired'],
   /** No status webhook settled it in time (decision 022): it may or may not have been delivered. */
   unknown: ['unknown'],
   cancelled: ['cancelled'],
@@ -454,6 +467,7 @@ export const MESSAGE_STATES = [
   'unknown',
   'limited',
   'not_on_whatsapp',
+  'expired',
   'cancelled',
 ] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
@@ -461,12 +475,20 @@ export type MessageState = (typeof MESSAGE_STATES)[number];
 /**
  * The state changes the server's one writer of message rows makes (message-rows.ts): each state → the states
  * it may move to. A status webhook moves any row not final forward (sent, delivered, read, or a failure), never
- * back, and never a delivered one to failed; `read` and `not_on_whatsapp` are final. A delivery outranks a
+ * back, and never a delivered one to failed (or expired); `read` and `not_on_whatsapp` are final. A delivery outranks a
  * failure Meta reports for the same message, in either order: a failed row Meta reports delivered moves to
  * delivered or read, keeping its error (decision 078). A status may also reach a queued or cancelled row: one
  * attempt of it was requested before it went back to the queue.
  */
-const STATUS_MOVES = ['sent', 'delivered', 'read', 'failed', 'limited', 'not_on_whatsapp'] as const;
+const STATUS_MOVES = [
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'limited',
+  'not_on_whatsapp',
+  'expired',
+] as const;
 export const MESSAGE_TRANSITIONS = {
   queued: ['sending', 'cancelled', ...STATUS_MOVES],
   sending: ['queued', 'accepted', 'held', 'unconfirmed', ...STATUS_MOVES],
@@ -475,12 +497,14 @@ export const MESSAGE_TRANSITIONS = {
   unconfirmed: ['accepted', 'held', 'unknown', ...STATUS_MOVES],
   unknown: ['accepted', 'held', ...STATUS_MOVES],
   cancelled: STATUS_MOVES,
-  sent: ['delivered', 'read', 'failed', 'limited', 'not_on_whatsapp'],
+  sent: ['delivered', 'read', 'failed', 'limited', 'not_on_whatsapp', 'expired'],
   delivered: ['read'],
   read: [],
   failed: ['delivered', 'read'],
   limited: ['queued'],
   not_on_whatsapp: [],
+  // Like a failure: only a delivery of that very message lifts it (decision 078).
+  expired: ['delivered', 'read'],
 } as const satisfies Record<MessageState, readonly MessageState[]>;
 
 /** One allowed state change, as a [from, to] pair: lets TypeScript reject a change the map does not allow. */

@@ -38,7 +38,7 @@ export const DASHBOARD_CARDS = {
     title: 'Failed Messages',
     unit: 'count',
     definition:
-      'Messages that failed (refused by WhatsApp or not sent). Limited and not-on-WhatsApp messages are not counted.',
+      'Messages that failed (refused by WhatsApp or not sent). Limited, not-on-WhatsApp and expired messages are not counted.',
   },
   engagement_rate: {
     title: 'Engagement Rate',
@@ -206,6 +206,11 @@ export const DashboardResponseSchema = z
         rate: z.number().nullable(),
       })
       .optional(),
+    /**
+     * Messages sent in the range (and the previous period) that WhatsApp dropped undelivered at the end of their
+     * time-to-live: an outcome of their own, not in Failed Messages.
+     */
+    expired: z.object({ count: z.number().int(), previous: z.number().int() }).optional(),
     /** The latest broadcasts, imports and template status changes, newest first (at most 10). */
     recent_activity: z.array(DashboardActivitySchema),
   })

@@ -146,6 +146,16 @@ export const HERALD_FAILURE_REASONS = {
   ),
 } as const;
 
+/**
+ * A message WhatsApp dropped at the end of its time-to-live (the 'expired' outcome): told by time, not by Meta's
+ * code, so it has its own words whatever code came with it.
+ */
+export const EXPIRED_REASON: FailureReasonText = reason(
+  'Expired',
+  'WhatsApp kept trying to deliver the message for its time-to-live, then dropped it: the phone was off or offline all that time.',
+  'Nothing is wrong with the number or the template. Send to these contacts again later, or give the template a longer time-to-live.',
+);
+
 /** Any other code: Meta's own title is kept, with a general explanation. */
 export const UNKNOWN_CODE_REASON: FailureReasonText = reason(
   'Refused by WhatsApp',

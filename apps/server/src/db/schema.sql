@@ -155,7 +155,7 @@ CREATE TABLE broadcast_messages (
     CONSTRAINT broadcast_messages_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT broadcast_messages_broadcast_id_whatsapp_number_key UNIQUE (waba_account_id, broadcast_id, whatsapp_number),
     CONSTRAINT broadcast_messages_wamid_key UNIQUE (waba_account_id, wamid),
-    CONSTRAINT broadcast_messages_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'accepted'::text, 'sent'::text, 'delivered'::text, 'read'::text, 'failed'::text, 'unconfirmed'::text, 'cancelled'::text, 'unknown'::text, 'held'::text, 'limited'::text, 'not_on_whatsapp'::text]))),
+    CONSTRAINT broadcast_messages_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'accepted'::text, 'sent'::text, 'delivered'::text, 'read'::text, 'failed'::text, 'unconfirmed'::text, 'cancelled'::text, 'unknown'::text, 'held'::text, 'limited'::text, 'not_on_whatsapp'::text, 'expired'::text]))),
     CONSTRAINT broadcast_messages_broadcast_id_fkey FOREIGN KEY (waba_account_id, broadcast_id) REFERENCES broadcasts(waba_account_id, id) ON DELETE CASCADE,
     CONSTRAINT broadcast_messages_contact_id_fkey FOREIGN KEY (waba_account_id, contact_id) REFERENCES contacts(waba_account_id, id) ON DELETE SET NULL (contact_id),
     CONSTRAINT broadcast_messages_reply_id_fkey FOREIGN KEY (waba_account_id, reply_id) REFERENCES inbound_messages(waba_account_id, id) ON DELETE SET NULL (reply_id)
@@ -164,6 +164,7 @@ CREATE INDEX broadcast_messages_claim_idx ON public.broadcast_messages USING btr
 CREATE INDEX broadcast_messages_click_id_idx ON public.broadcast_messages USING btree (waba_account_id, click_id) WHERE (click_id IS NOT NULL);
 CREATE INDEX broadcast_messages_clicked_idx ON public.broadcast_messages USING btree (waba_account_id, broadcast_id) WHERE (clicked_at IS NOT NULL);
 CREATE INDEX broadcast_messages_clicked_sent_idx ON public.broadcast_messages USING btree (waba_account_id, accepted_at) WHERE (clicked_at IS NOT NULL);
+CREATE INDEX broadcast_messages_expired_idx ON public.broadcast_messages USING btree (waba_account_id, accepted_at) WHERE (state = 'expired'::text);
 CREATE INDEX broadcast_messages_limited_idx ON public.broadcast_messages USING btree (next_attempt_at) WHERE (state = 'limited'::text);
 CREATE INDEX broadcast_messages_queue_idx ON public.broadcast_messages USING btree (broadcast_id, next_attempt_at) WHERE (state = 'queued'::text);
 CREATE INDEX broadcast_messages_reply_idx ON public.broadcast_messages USING btree (waba_account_id, reply_id) WHERE (reply_id IS NOT NULL);
@@ -223,6 +224,8 @@ CREATE TABLE broadcasts (
     counts_stale boolean DEFAULT false NOT NULL,
     link_destination text,
     link_button_index integer,
+    message_ttl_seconds integer,
+    expired_count integer DEFAULT 0 NOT NULL,
     CONSTRAINT broadcasts_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT broadcasts_spend_cap_check CHECK ((spend_cap > (0)::numeric)),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'sending'::text, 'paused'::text, 'completed'::text, 'cancelled'::text, 'failed'::text]))),
@@ -492,9 +495,11 @@ CREATE TABLE templates (
     rejection_recommendation text,
     pending_category text,
     pending_category_at timestamp with time zone,
+    message_send_ttl_seconds integer,
     CONSTRAINT templates_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT templates_meta_template_id_key UNIQUE (waba_account_id, meta_template_id),
     CONSTRAINT templates_waba_account_id_name_language_key UNIQUE (waba_account_id, name, language),
+    CONSTRAINT templates_message_send_ttl_seconds_check CHECK (((message_send_ttl_seconds IS NULL) OR ((message_send_ttl_seconds >= 43200) AND (message_send_ttl_seconds <= 2592000)))),
     CONSTRAINT templates_media_id_fkey FOREIGN KEY (waba_account_id, media_id) REFERENCES template_media(waba_account_id, id) ON DELETE SET NULL (media_id),
     CONSTRAINT templates_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );

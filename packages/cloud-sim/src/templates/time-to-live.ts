@@ -1,6 +1,8 @@
 import { invalidParameter } from '../errors';
-import type { SendEndpoint } from '../messages/accepted-log';
-import type { TemplateCategory } from './validate-template';
+
+// Written out rather than imported: the template validation and the accepted log both read this module.
+type TemplateCategory = 'AUTHENTICATION' | 'UTILITY' | 'MARKETING';
+type SendEndpoint = 'messages' | 'marketing_messages';
 
 /**
  * Meta's message time-to-live (templates/time-to-live): how long WhatsApp keeps trying to deliver a message

@@ -11,3 +11,4 @@ export * from './validate';
 export * from './variables';
 export * from './sync';
 export * from './lifecycle-notes';
+export * from './time-to-live';

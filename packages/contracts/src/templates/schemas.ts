@@ -94,6 +94,8 @@ export const TemplatePayloadSchema = z
     components: z.array(TemplateComponentSchema),
     dynamic_variables: DynamicVariablesSchema.optional(),
     static_variables: StaticVariablesSchema.optional(),
+    /** A marketing template's time-to-live in seconds (time-to-live.ts); absent or null: Meta's default. */
+    message_send_ttl_seconds: z.number().int().nullable().optional(),
   })
   .meta({ id: 'TemplatePayload' });
 
@@ -155,6 +157,8 @@ export const TemplateListItemSchema = z
     quality_score: TemplateQualityScoreSchema.nullable(),
     /** What the template is made of, a few words per component (summariseComponents): 'Header (image)'. */
     components: z.array(z.string()),
+    /** The template's own time-to-live in seconds; null: Meta's default for its category. */
+    message_send_ttl_seconds: z.number().int().nullable().optional(),
     ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateListItem' });
@@ -192,6 +196,7 @@ export const TemplateDetailSchema = z
     template_id: z.string().nullable().optional(),
     status: z.string().optional(),
     rejected_reason: z.string().nullable().optional(),
+    message_send_ttl_seconds: z.number().int().nullable().optional(),
     ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateDetail' });

@@ -13,6 +13,7 @@ import { documentNameError } from './media';
 import { templateNameError } from './name';
 import { previewSampleValue } from './preview';
 import { distinctVariables, findVariables, hasIncompleteVariable, renumberBodyVariables } from './variables';
+import { timeToLiveError } from './time-to-live';
 
 /**
  * Field names of the errors: 'name', 'category', 'language', 'components', 'components.{i}', 'header.format',
@@ -147,6 +148,8 @@ export function validateTemplatePayload(
   if (!includes(TEMPLATE_CATEGORIES, own(payload, 'category')))
     add('category', TEMPLATE_MESSAGES.categoryInvalid);
   if (!isTemplateLanguage(own(payload, 'language'))) add('language', TEMPLATE_MESSAGES.languageInvalid);
+  const ttlError = timeToLiveError(own(payload, 'message_send_ttl_seconds'), own(payload, 'category'));
+  if (ttlError) add('message_send_ttl_seconds', ttlError);
 
   const components = own(payload, 'components');
   if (!Array.isArray(components)) {

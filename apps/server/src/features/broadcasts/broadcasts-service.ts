@@ -96,8 +96,8 @@ export class BroadcastsService {
     const { rows } = await pool.query<{ id: number }>(
       `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
                                audience, scheduled_at, status, total_recipients, spend_cap, link_destination,
-                               link_button_index)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10, $11, $12) returning id::int`,
+                               link_button_index, message_ttl_seconds)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10, $11, $12, $13) returning id::int`,
       [
         waba.id,
         phone.id,
@@ -128,6 +128,8 @@ export class BroadcastsService {
         request.spend_cap ?? null,
         linkButton === null ? null : request.link_destination,
         linkButton,
+        // The time-to-live its messages get, as the template has it now: how an expiry is told (decision 093).
+        template.category.toUpperCase() === 'MARKETING' ? template.message_send_ttl_seconds : null,
       ],
     );
     // Wake the engine now rather than at its next poll: the first message should leave within a second.

@@ -107,9 +107,12 @@ export type MessageRowWrites = CheckedWrites<{
     ['sent', 'failed'],
     ['sent', 'limited'],
     ['sent', 'not_on_whatsapp'],
+    ['sent', 'expired'],
     ['delivered', 'read'],
     ['failed', 'delivered'],
     ['failed', 'read'],
+    ['expired', 'delivered'],
+    ['expired', 'read'],
   ];
 }>;
 

@@ -14,6 +14,7 @@ import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../../owned-waba';
 import { activeContacts } from './active-contacts';
 import { dashboardClicks } from './dashboard-clicks';
+import { dashboardExpired } from './dashboard-expired';
 import { addDays, daysOf, type DayRange, ranges } from './dashboard-range';
 
 /** The sums of dashboard_hours over some hours (decision 032). */
@@ -91,33 +92,35 @@ export class DashboardService {
       )
     ).rows;
     const { prev_start: prevStart, start, end } = bounds!;
-    const [periods, days, categories, empty, activity, active, previousActive, clicks] = await Promise.all([
-      this.pool.query<Sums & { current: boolean }>(
-        `select hour >= $3 as current, ${SUMS_SQL} from dashboard_hours
+    const [periods, days, categories, empty, activity, active, previousActive, clicks, expired] =
+      await Promise.all([
+        this.pool.query<Sums & { current: boolean }>(
+          `select hour >= $3 as current, ${SUMS_SQL} from dashboard_hours
           where waba_account_id = $1 and hour >= $2 and hour < $4 group by 1`,
-        [waba.id, prevStart, start, end],
-      ),
-      this.pool.query<Sums & { date: string }>(
-        `select to_char((hour at time zone $4)::date, 'YYYY-MM-DD') as date, ${SUMS_SQL} from dashboard_hours
+          [waba.id, prevStart, start, end],
+        ),
+        this.pool.query<Sums & { date: string }>(
+          `select to_char((hour at time zone $4)::date, 'YYYY-MM-DD') as date, ${SUMS_SQL} from dashboard_hours
           where waba_account_id = $1 and hour >= $2 and hour < $3 group by 1`,
-        [waba.id, start, end, tz],
-      ),
-      this.pool.query<{ category: string; sent: number }>(
-        `select category, sum(sent)::int as sent from dashboard_hours
+          [waba.id, start, end, tz],
+        ),
+        this.pool.query<{ category: string; sent: number }>(
+          `select category, sum(sent)::int as sent from dashboard_hours
           where waba_account_id = $1 and hour >= $2 and hour < $3 group by 1 having sum(sent) > 0
           order by 2 desc, 1`,
-        [waba.id, start, end],
-      ),
-      this.pool.query<{ empty: boolean }>(
-        `select not exists (select 1 from dashboard_hours where waba_account_id = $1)
+          [waba.id, start, end],
+        ),
+        this.pool.query<{ empty: boolean }>(
+          `select not exists (select 1 from dashboard_hours where waba_account_id = $1)
             and not exists (select 1 from inbound_messages where waba_account_id = $1) as empty`,
-        [waba.id],
-      ),
-      recentActivity(this.pool, waba.id),
-      activeContacts(this.pool, waba.id, start, end),
-      activeContacts(this.pool, waba.id, prevStart, start),
-      dashboardClicks(this.pool, waba.id, { prevStart, start, end, tz }),
-    ]);
+          [waba.id],
+        ),
+        recentActivity(this.pool, waba.id),
+        activeContacts(this.pool, waba.id, start, end),
+        activeContacts(this.pool, waba.id, prevStart, start),
+        dashboardClicks(this.pool, waba.id, { prevStart, start, end, tz }),
+        dashboardExpired(this.pool, waba.id, { prevStart, start, end }),
+      ]);
     const sumsOf = (isCurrent: boolean) => periods.rows.find((r) => r.current === isCurrent) ?? ZERO;
     const now = cardValues(sumsOf(true), active);
     const before = cardValues(sumsOf(false), previousActive);
@@ -141,6 +144,7 @@ export class DashboardService {
       })),
       categories: categories.rows,
       clicks: clicks.summary,
+      expired,
       recent_activity: activity,
     };
   }

@@ -28,7 +28,15 @@ export function toMetaTemplate(payload: TemplatePayload, headerHandle: string | 
         return component;
     }
   });
-  return { name: payload.name, language: payload.language, category: payload.category, components };
+  return {
+    name: payload.name,
+    language: payload.language,
+    category: payload.category,
+    components,
+    ...(payload.message_send_ttl_seconds
+      ? { message_send_ttl_seconds: payload.message_send_ttl_seconds }
+      : {}),
+  };
 }
 
 /** The media header's format of a payload, when it has one. */

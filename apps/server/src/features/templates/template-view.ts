@@ -33,6 +33,7 @@ export function toListItem(row: TemplateRow): TemplateListItem {
         }
       : null,
     components: summariseComponents(row.components),
+    message_send_ttl_seconds: row.message_send_ttl_seconds,
     ...lifecycleOf(row),
   };
 }

@@ -24,11 +24,13 @@ export interface TemplateRow {
   flagged_at: Date | null;
   pending_category: string | null;
   pending_category_at: Date | null;
+  message_send_ttl_seconds: number | null;
 }
 
 const COLUMNS = `id::int, meta_template_id, name, language, category, status, rejected_reason, quality_score,
   quality_score_date, components, static_variables, dynamic_variables, media_id::int, updated_at,
-  rejection_detail, rejection_recommendation, locked, flagged_at, pending_category, pending_category_at`;
+  rejection_detail, rejection_recommendation, locked, flagged_at, pending_category, pending_category_at,
+  message_send_ttl_seconds`;
 
 export type TemplateSort = 'latest' | 'oldest' | 'name';
 
@@ -98,6 +100,8 @@ export interface TemplateWrite {
   staticVariables: unknown;
   dynamicVariables: unknown;
   mediaId: number | null;
+  /** Null: Meta's default for the category. */
+  timeToLiveSeconds?: number | null;
 }
 
 export async function insertTemplate(
@@ -107,8 +111,8 @@ export async function insertTemplate(
 ): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `insert into templates (waba_account_id, name, language, category, status, meta_template_id, components,
-                            static_variables, dynamic_variables, media_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id::int`,
+                            static_variables, dynamic_variables, media_id, message_send_ttl_seconds)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id::int`,
     [
       wabaAccountId,
       t.name,
@@ -120,6 +124,7 @@ export async function insertTemplate(
       JSON.stringify(t.staticVariables ?? {}),
       JSON.stringify(t.dynamicVariables ?? {}),
       t.mediaId,
+      t.timeToLiveSeconds ?? null,
     ],
   );
   return rows[0]!.id;
@@ -134,6 +139,7 @@ export async function updateTemplate(
   await db.query(
     `update templates set name = $3, language = $4, category = $5, status = $6, meta_template_id = $7,
             components = $8, static_variables = $9, dynamic_variables = $10, media_id = coalesce($11, media_id),
+            message_send_ttl_seconds = $12,
             rejected_reason = null, rejection_detail = null, rejection_recommendation = null, updated_at = now()
       where waba_account_id = $1 and id = $2`,
     [
@@ -148,6 +154,7 @@ export async function updateTemplate(
       JSON.stringify(t.staticVariables ?? {}),
       JSON.stringify(t.dynamicVariables ?? {}),
       t.mediaId,
+      t.timeToLiveSeconds ?? null,
     ],
   );
 }

@@ -1,4 +1,5 @@
 import {
+  MARKETING_TTL,
   checkMediaFile,
   mediaMimeType,
   TemplatePayloadSchema,
@@ -16,6 +17,9 @@ import type { SecretBox } from '../../security/secret-box';
 import type { OwnedWaba } from '../../owned-waba';
 import { readAccountSettings } from '../settings/index';
 import { mediaHeaderFormat, toMetaTemplate } from './meta-template';
+
+/** A payload's own time-to-live; null keeps Meta's default. */
+const ttlOf = (payload: TemplatePayload): number | null => payload.message_send_ttl_seconds ?? null;
 import { lifecycleOf, toListItem } from './template-view';
 import {
   clearTemplateLimitExceeded,
@@ -101,6 +105,7 @@ export class TemplatesService {
       },
       static_variables: row.static_variables as TemplateDetail['static_variables'],
       media_url: row.media_id ? `/meta/templates/media/${row.media_id}/` : null,
+      message_send_ttl_seconds: row.message_send_ttl_seconds,
       ...lifecycleOf(row),
     };
   }
@@ -162,6 +167,11 @@ export class TemplatesService {
         await this.deps.graph.editTemplate(token, existing.meta_template_id, {
           components: meta.components,
           ...(payload.category !== existing.category ? { category: payload.category } : {}),
+          // Meta changes a marketing template's TTL through the same edit; Meta's default again is its
+          // maximum. A template leaving marketing sends none (Meta's bounds differ for the others).
+          ...(payload.category === 'MARKETING' && ttlOf(payload) !== existing.message_send_ttl_seconds
+            ? { message_send_ttl_seconds: ttlOf(payload) ?? MARKETING_TTL.defaultSeconds }
+            : {}),
         });
       } catch (error) {
         if (cloudApiDown(error))
@@ -182,6 +192,7 @@ export class TemplatesService {
         staticVariables: payload.static_variables,
         dynamicVariables: payload.dynamic_variables,
         mediaId,
+        timeToLiveSeconds: ttlOf(payload),
       });
     }).catch((error) => {
       throw this.conflictFrom(error);
@@ -202,6 +213,7 @@ export class TemplatesService {
         components: row.components,
         static_variables: row.static_variables,
         dynamic_variables: row.dynamic_variables,
+        message_send_ttl_seconds: row.message_send_ttl_seconds,
       },
       { hasHeaderFile: row.media_id !== null },
     );
@@ -352,6 +364,7 @@ export class TemplatesService {
           staticVariables: payload.static_variables,
           dynamicVariables: payload.dynamic_variables,
           mediaId,
+          timeToLiveSeconds: ttlOf(payload),
         });
       });
     } catch (error) {

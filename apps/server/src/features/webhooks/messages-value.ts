@@ -12,6 +12,8 @@ export interface MessageStatus {
   /** The recipient's business-scoped user id (decision 050); alone when WhatsApp hides the number. */
   recipient_user_id?: string;
   biz_opaque_callback_data?: string;
+  /** When it happened: Unix seconds, as a string. */
+  timestamp?: string;
   errors?: Array<{ code?: number; title?: string; message?: string }>;
 }
 

@@ -10,6 +10,7 @@ export const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
   failed: 'Failed',
   limited: 'Limited by WhatsApp',
   not_on_whatsapp: 'Not on WhatsApp',
+  expired: 'Expired',
   unknown: 'Unknown',
   cancelled: 'Cancelled',
 };

@@ -60,6 +60,8 @@ export type TemplateFormState = {
   buttons: FormButton[];
   /** The stored media of an edited template (a same-origin path), or null. */
   mediaUrl: string | null;
+  /** A marketing template's own time-to-live in seconds; null keeps Meta's default (30 days). */
+  timeToLiveSeconds: number | null;
 };
 
 export const emptyBodyParam = (): BodyParam => ({
@@ -86,6 +88,7 @@ export function initialFormState(): TemplateFormState {
     footerText: '',
     buttons: [],
     mediaUrl: null,
+    timeToLiveSeconds: null,
   };
 }
 
@@ -127,6 +130,7 @@ export function formStateFromDetail(detail: TemplateDetail): TemplateFormState {
     ? detail.category
     : DEFAULT_TEMPLATE_CATEGORY;
   state.mediaUrl = detail.media_url;
+  state.timeToLiveSeconds = detail.message_send_ttl_seconds ?? null;
 
   const staticHeader = readVariableMap(detail.static_variables?.header_variable);
   const dynamicHeader = readVariableMap(detail.dynamic_variables.header_variables);

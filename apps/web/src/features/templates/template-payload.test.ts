@@ -47,6 +47,18 @@ describe('template payload', () => {
     }
   });
 
+  it("keeps an edited marketing template's time-to-live, and drops it once the category is no longer marketing", () => {
+    const state = formStateFromDetail(
+      detailWith([{ type: 'BODY', text: 'Sale' }], { message_send_ttl_seconds: 43_200 }),
+    );
+    expect(state.timeToLiveSeconds).toBe(43_200);
+    expect(buildTemplatePayload(state).message_send_ttl_seconds).toBe(43_200);
+    expect(buildTemplatePayload({ ...state, selectedCategory: 'UTILITY' })).not.toHaveProperty(
+      'message_send_ttl_seconds',
+    );
+    expect(formStateFromDetail(detailWith([{ type: 'BODY', text: 'Sale' }])).timeToLiveSeconds).toBeNull();
+  });
+
   it("reads the header's format in any case and falls back to the edit defaults", () => {
     const state = formStateFromDetail(
       detailWith(

@@ -108,6 +108,10 @@ export function buildTemplatePayload(state: TemplateFormState): TemplatePayload 
       ...(staticHeader.length > 0 ? { header_variable: staticHeader } : {}),
       ...(staticBody.length > 0 ? { body_variable: staticBody } : {}),
     },
+    // Only a marketing template takes one (Meta applies it through the Marketing Messages API).
+    ...(state.selectedCategory === 'MARKETING' && state.timeToLiveSeconds !== null
+      ? { message_send_ttl_seconds: state.timeToLiveSeconds }
+      : {}),
   };
 }
 

@@ -51,8 +51,10 @@ export async function findTemplate(pool: Pool, waba: OwnedWaba, templateId: numb
     status: string;
     category: string;
     components: Array<Record<string, unknown>>;
+    message_send_ttl_seconds: number | null;
   }>(
-    'select id::int, name, language, status, category, components from templates where waba_account_id = $1 and id = $2',
+    `select id::int, name, language, status, category, components, message_send_ttl_seconds
+       from templates where waba_account_id = $1 and id = $2`,
     [waba.id, templateId],
   );
   if (!rows[0]) throw HttpError.field(400, 'template_id', BROADCAST_MESSAGES.templateRequired);

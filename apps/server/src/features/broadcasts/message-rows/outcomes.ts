@@ -3,6 +3,7 @@ import type { Pool } from '../../../db/pool';
 import { linkSql, replyParams, type NewInbound, type ReplyTarget } from '../statuses/reply-links';
 import { inLocked, LIMITED_RETRY_DELAY, LOCKED, onLocked } from './locks';
 import {
+  FAILURE_IS_EXPIRY,
   LIMITED_CODES,
   NOT_ON_WHATSAPP_CODES,
   ROW_HAS_FAILURE,
@@ -35,13 +36,14 @@ export async function applyStatuses(
      -- The locked targets, materialized: the update joins each to its row by the primary key (joining the CTE
      -- 'best' directly was a nested loop over a CTE the planner believes has one row: quadratic in the batch,
      -- 10,000 statuses took seconds).
-     locked as materialized (select * from best where id = any($11::bigint[]))
+     locked as materialized (select * from best where id = any($12::bigint[]))
      update broadcast_messages m
-        -- A failure that is not Herald's has its own outcome: limited by the marketing limit (sent again no
+        -- A failure that is not Herald's has its own outcome: expired at the end of its time-to-live, limited by the marketing limit (sent again no
         -- sooner than a day later, limited-retry.ts), or not on WhatsApp (never again). A failure of a row Meta
         -- delivered leaves its state (decision 078).
         set state = case when ${STATUS_RAISES_ROW} then t.status
                          when not ${STATUS_FAILS_ROW} then m.state
+                         when ${FAILURE_IS_EXPIRY} then 'expired'
                          when t.failure_code in (${LIMITED_CODES}) then 'limited'
                          when t.failure_code in (${NOT_ON_WHATSAPP_CODES}) then 'not_on_whatsapp'
                          else 'failed' end,
@@ -58,7 +60,7 @@ export async function applyStatuses(
             -- reads as recorded (ROW_HAS_FAILURE) even when Meta sent no error with it.
             error_code = case when ${ROW_HAS_FAILURE} then m.error_code
                               when t.failure then t.failure_code end,
-            error_title = case when m.state = 'failed' and ${STATUS_RAISES_ROW}
+            error_title = case when m.state in ('failed', 'expired') and ${STATUS_RAISES_ROW}
                                then coalesce(m.error_title, '${FAILURE_WITHOUT_ERROR}')
                                when ${ROW_HAS_FAILURE} then m.error_title
                                when t.failure and not ${STATUS_FAILS_ROW}

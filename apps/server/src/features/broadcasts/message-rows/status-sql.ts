@@ -21,6 +21,8 @@ export interface IncomingStatus {
   pricingModel: string | null;
   pricingCategory: string | null;
   pricingType: string | null;
+  /** When Meta says it happened (the status's `timestamp`, Unix seconds); null where absent or not a number. */
+  at: number | null;
 }
 
 export const statusParams = (statuses: IncomingStatus[]) => [
@@ -34,6 +36,7 @@ export const statusParams = (statuses: IncomingStatus[]) => [
   statuses.map((s) => s.pricingModel),
   statuses.map((s) => s.pricingCategory),
   statuses.map((s) => s.pricingType),
+  statuses.map((s) => s.at),
 ];
 
 /**
@@ -50,18 +53,19 @@ export const statusParams = (statuses: IncomingStatus[]) => [
 export const STATUS_RAISES_ROW = `(
   t.status <> 'failed'
   and m.state not in ('read', 'limited', 'not_on_whatsapp')
-  -- Only a delivery of the very message that failed lifts a failure (Herald's own failures carry no wamid).
-  and (m.state <> 'failed' or (t.status in ('delivered', 'read') and m.wamid = t.wamid))
+  -- Only a delivery of the very message that failed (or expired) lifts a failure (Herald's own failures carry
+  -- no wamid).
+  and (m.state not in ('failed', 'expired') or (t.status in ('delivered', 'read') and m.wamid = t.wamid))
   and coalesce(array_position(array['sent', 'delivered', 'read'], m.state), 0)
       < array_position(array['sent', 'delivered', 'read'], t.status))`;
 
 /** The status is a failure (none of the statuses resolved with it a delivery) of a row Meta has not delivered. */
 export const STATUS_FAILS_ROW = `(
-  t.status = 'failed' and m.state not in ('failed', 'delivered', 'read', 'limited', 'not_on_whatsapp'))`;
+  t.status = 'failed' and m.state not in ('failed', 'expired', 'delivered', 'read', 'limited', 'not_on_whatsapp'))`;
 
-/** The row already holds the failure Meta reported for it: failed, or delivered or read with an error kept. */
+/** The row already holds the failure Meta reported for it: failed (or expired), or delivered or read with an error kept. */
 export const ROW_HAS_FAILURE = `(
-  m.state = 'failed'
+  m.state in ('failed', 'expired')
   or (m.state in ('delivered', 'read') and (m.error_code is not null or m.error_title is not null)))`;
 
 /**
@@ -80,15 +84,15 @@ export const STATUS_MOVES_ROW = `(
  * Resolves each status to its message row of the account its WABA names (by the row id Herald sent, else by
  * wamid: both keys start with the account) and keeps the furthest per row. `targets` holds every status found,
  * with its place in the parameters (`status_index`, from 1) and the first failure among the statuses found for
- * its row (`failure`, `failure_code`, `failure_title`); `best` one per row: read, else delivered,
+ * its row (`failure`, `failure_code`, `failure_title`, `failure_at`); `best` one per row: read, else delivered,
  * else failed, else sent (a delivery outranks a failure, decision 078). Takes statusParams.
  */
 export const STATUS_TARGETS_SQL = `
   with incoming as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[],
-                         $7::boolean[], $8::text[], $9::text[], $10::text[]) with ordinality
+                         $7::boolean[], $8::text[], $9::text[], $10::text[], $11::bigint[]) with ordinality
               as x(waba_id, row_id, wamid, status, code, title,
-                   billable, pricing_model, pricing_category, pricing_type, status_index)),
+                   billable, pricing_model, pricing_category, pricing_type, at, status_index)),
   found_targets as (
     select found.id, found.waba_account_id, found.broadcast_id, i.*,
            case i.status when 'read' then 4 when 'delivered' then 3 when 'failed' then 2 else 1 end as rank
@@ -106,7 +110,22 @@ export const STATUS_TARGETS_SQL = `
   targets as (
     select f.*, bool_or(f.status = 'failed') over (partition by f.id) as failure,
            first_value(case when f.status = 'failed' then f.code end) over first_failure as failure_code,
-           first_value(case when f.status = 'failed' then f.title end) over first_failure as failure_title
+           first_value(case when f.status = 'failed' then f.title end) over first_failure as failure_title,
+           first_value(case when f.status = 'failed' then f.at end) over first_failure as failure_at
       from found_targets f
     window first_failure as (partition by f.id order by f.status = 'failed' desc, f.status_index)),
   best as (select distinct on (id) * from targets order by id, rank desc, status_index)`;
+
+/** Meta's time-to-live when a template sets none: 30 days for marketing and utility templates. */
+const DEFAULT_TTL_SECONDS = 2_592_000;
+
+/**
+ * The failure is WhatsApp dropping the message at the end of its time-to-live (decision 093): Meta names no
+ * error code for it, so it is known by time, a failure Meta reports at or after the request plus the broadcast's
+ * time-to-live (less five minutes for the two clocks). The broadcast is read only for a failure (CASE is lazy).
+ */
+export const FAILURE_IS_EXPIRY = `(
+  t.failure_at is not null and m.requested_at is not null
+  and to_timestamp(t.failure_at) >= m.requested_at - interval '5 minutes' + make_interval(secs =>
+        coalesce((select b.message_ttl_seconds from broadcasts b
+                   where b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id), ${DEFAULT_TTL_SECONDS})))`;

@@ -200,6 +200,7 @@ describe('GET /broadcast/create/ date range, sort and cards', () => {
       failed: 1,
       limited: 0,
       not_on_whatsapp: 0,
+      expired: 0,
       scheduled: 1,
       sending: 0,
     });

@@ -17,7 +17,8 @@ const WHERE = `waba_account_id = $1
 
 const ROW_SQL = `
   select id::int, name, template_name, scheduled_at, status, total_recipients, sent_count, handed_count,
-         delivered_count, read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, replied_count,
+         delivered_count, read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, expired_count,
+         replied_count,
          -- A sending broadcast's reason is only ever the current one: WhatsApp not answering (decision 055).
          case when status <> 'sending' then status_reason
               when unanswered_since is not null then ${UNANSWERED_REASON_SQL('$5')} end as status_reason,
@@ -52,6 +53,7 @@ type ListRow = {
   unknown_count: number;
   limited_count: number;
   not_on_whatsapp_count: number;
+  expired_count: number;
   replied_count: number;
   clicked_count: number | null;
   status_reason: string | null;
@@ -100,6 +102,7 @@ function toRow(row: ListRow): BroadcastRow {
     unknown_percentage: of(row.unknown_count),
     limited_percentage: of(row.limited_count),
     not_on_whatsapp_percentage: of(row.not_on_whatsapp_count),
+    expired_percentage: of(row.expired_count),
     replied_percentage: of(row.replied_count),
     status_reason: row.status_reason,
     phone_number: row.phone_number,
@@ -139,6 +142,7 @@ export async function listBroadcasts(
                 coalesce(sum(read_count), 0)::int as read, coalesce(sum(failed_count), 0)::int as failed,
                 coalesce(sum(limited_count), 0)::int as limited,
                 coalesce(sum(not_on_whatsapp_count), 0)::int as not_on_whatsapp,
+                coalesce(sum(expired_count), 0)::int as expired,
                 count(*) filter (where status = 'scheduled')::int as scheduled,
                 count(*) filter (where status = 'sending')::int as sending
            from broadcasts where ${WHERE}`,
@@ -164,6 +168,7 @@ export async function listBroadcasts(
       failed: t.failed!,
       limited: t.limited!,
       not_on_whatsapp: t.not_on_whatsapp!,
+      expired: t.expired!,
       scheduled: t.scheduled!,
       sending: t.sending!,
     },

@@ -1,6 +1,7 @@
 import {
   BROADCAST_REPORT_PAGE_SIZE,
   type BroadcastReport,
+  EXPIRED_REASON,
   failureReason,
   HERALD_FAILURE_REASONS,
   type BroadcastReportQuery,
@@ -85,7 +86,7 @@ export async function readBroadcastReport(
               case when error_code is null then min(error_title) else mode() within group (order by error_title) end as title,
               count(*)::int as n
          from broadcast_messages
-        where waba_account_id = $2 and broadcast_id = $1 and state in ('failed', 'limited', 'not_on_whatsapp', 'unknown')
+        where waba_account_id = $2 and broadcast_id = $1 and state in ('failed', 'limited', 'not_on_whatsapp', 'expired', 'unknown')
         group by state, error_code, case when error_code is null then error_title end`,
       [id, waba.id],
     ),
@@ -164,7 +165,7 @@ function filteredCount(
 function failureGroups(rows: Array<{ state: string; code: number | null; title: string | null; n: number }>) {
   return rows
     .map((row) => {
-      const text = failureReason(row.code, row.title);
+      const text = row.state === 'expired' ? EXPIRED_REASON : failureReason(row.code, row.title);
       // A missing value or a message Herald could not send keeps its own title: it names the field or the cause.
       const own =
         row.code === null &&

@@ -46,7 +46,14 @@ function incoming(wabaId: string, status: MessageStatus & { pricing?: unknown })
     pricingModel: pricingWord(pricing.pricing_model),
     pricingCategory: pricingWord(pricing.category),
     pricingType: pricingWord(pricing.type),
+    at: unixSeconds(status.timestamp),
   };
+}
+
+/** Meta's `timestamp`: Unix seconds as a string of digits (a number is taken too); anything else is null. */
+function unixSeconds(value: unknown): number | null {
+  const seconds = typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : value;
+  return Number.isSafeInteger(seconds) && (seconds as number) >= 0 ? (seconds as number) : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { INITIAL_BROADCAST_FORM } from '../broadcast-form';
 import { templateItem } from '../test/broadcast-fixtures';
@@ -15,6 +15,7 @@ function renderDetails(templateId: string) {
       flagged_at: '2026-11-20T00:00:00.000Z',
       pending_category: { category: 'MARKETING', effective_at: '2026-12-01T00:00:00.000Z' },
     }),
+    templateItem(3, { template_name: 'flash_sale', message_send_ttl_seconds: 43_200 }),
   ];
   render(
     <MemoryRouter>
@@ -41,5 +42,25 @@ describe('New broadcast: the chosen template', () => {
   it('says nothing for a template Meta said nothing more of', () => {
     renderDetails('1');
     expect(screen.queryByRole('note', { name: 'What Meta said of this template' })).toBeNull();
+  });
+
+  it("gives a marketing template's time-to-live, its own or WhatsApp's default, and where to change it", () => {
+    renderDetails('3');
+    const note = screen.getByRole('note', { name: 'Time-to-live' });
+    expect(note.textContent).toMatch(
+      /^Time-to-live: 12 hours\. WhatsApp drops a message it could not deliver/,
+    );
+    expect(within(note).getByRole('link', { name: 'Change it on the template' }).getAttribute('href')).toBe(
+      '/templates/3',
+    );
+    cleanup();
+    renderDetails('1');
+    expect(screen.getByRole('note', { name: 'Time-to-live' }).textContent).toMatch(
+      /^Time-to-live: 30 days \(WhatsApp's default\)\./,
+    );
+    cleanup();
+    // A utility template has none to show here.
+    renderDetails('2');
+    expect(screen.queryByRole('note', { name: 'Time-to-live' })).toBeNull();
   });
 });

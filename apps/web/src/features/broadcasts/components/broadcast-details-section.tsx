@@ -1,7 +1,12 @@
 import { useId } from 'react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { MAX_SCHEDULE_AHEAD_SECONDS, templateLifecycleNotes } from '@herald/contracts';
+import {
+  MARKETING_TTL,
+  MAX_SCHEDULE_AHEAD_SECONDS,
+  formatTimeToLive,
+  templateLifecycleNotes,
+} from '@herald/contracts';
 import type { TemplateListItem } from '@herald/contracts';
 import { DateTimePicker } from '../../../components/date-time-picker';
 import { FormField } from '../../../components/form-field';
@@ -92,6 +97,7 @@ export function BroadcastDetailsSection({
             ))}
           </p>
         ) : null}
+        {chosen?.category === 'MARKETING' ? <TimeToLiveNote template={chosen} /> : null}
       </div>
 
       {children}
@@ -132,5 +138,19 @@ export function BroadcastDetailsSection({
         ) : null}
       </div>
     </SectionCard>
+  );
+}
+
+/** A marketing template's time-to-live, set on the template (where Meta keeps it), with the way to change it. */
+function TimeToLiveNote({ template }: { template: TemplateListItem }) {
+  const own = template.message_send_ttl_seconds ?? null;
+  return (
+    <p role="note" aria-label="Time-to-live" className="mt-1 text-xs text-slate-600">
+      {`Time-to-live: ${formatTimeToLive(own ?? MARKETING_TTL.defaultSeconds)}${own === null ? " (WhatsApp's default)" : ''}. `}
+      WhatsApp drops a message it could not deliver by then (through the Marketing Messages API).{' '}
+      <Link to={`/templates/${template.id}`} className="font-medium text-emerald-700 hover:underline">
+        Change it on the template
+      </Link>
+    </p>
   );
 }

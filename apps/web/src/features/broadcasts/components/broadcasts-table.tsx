@@ -93,8 +93,10 @@ function BroadcastTableRow({
   const status = row.status.toLowerCase();
   // Decision 036: a pause that holds nothing back is not called 'Paused'.
   const allHanded = status === 'paused' && row.all_handed;
-  // How far the sending has gone: every recipient handed to WhatsApp or sent (or further), failed, limited or not
-  // on WhatsApp, or of unknown outcome.
+  // A server from before the expired outcome leaves it out: none expired then.
+  const expired = row.expired_percentage ?? 0;
+  // How far the sending has gone: every recipient handed to WhatsApp or sent (or further), failed, limited, not
+  // on WhatsApp or expired, or of unknown outcome.
   const progress = Math.min(
     100,
     row.sent_percentage +
@@ -102,6 +104,7 @@ function BroadcastTableRow({
       row.failed_percentage +
       row.limited_percentage +
       row.not_on_whatsapp_percentage +
+      expired +
       row.unknown_percentage,
   );
   // Apart from failed (WhatsApp's rules, not the broadcast's fault), but not delivered either: said under it.
@@ -112,6 +115,7 @@ function BroadcastTableRow({
     row.not_on_whatsapp_percentage > 0
       ? `+${formatPercent(row.not_on_whatsapp_percentage)} ${outcomeInSentence('not_on_whatsapp')}`
       : null,
+    expired > 0 ? `+${formatPercent(expired)} ${outcomeInSentence('expired')}` : null,
   ].filter((line) => line !== null);
   const statusNote =
     status === 'sending' && row.waiting_until

@@ -14,6 +14,7 @@ const OUTCOME_TONES: Record<RecipientOutcome, string> = {
   failed: 'bg-red-50 text-red-700 ring-red-200',
   limited: 'bg-rose-50 text-rose-700 ring-rose-200',
   not_on_whatsapp: 'bg-stone-100 text-stone-700 ring-stone-300',
+  expired: 'bg-zinc-100 text-zinc-700 ring-zinc-300',
   unknown: 'bg-orange-50 text-orange-700 ring-orange-200',
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
 };

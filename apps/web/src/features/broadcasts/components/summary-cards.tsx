@@ -16,14 +16,17 @@ type Card = {
 
 /**
  * Under Failed: the recipients WhatsApp did not deliver to for reasons that are not a failure of the broadcast
- * (its per-user marketing limit, a number not on WhatsApp). The server counts them apart from `failed`, so they
- * are added here ("plus"), keeping the spec's eight cards.
+ * (its per-user marketing limit, a number not on WhatsApp, a phone off for the message's whole time-to-live). The
+ * server counts them apart from `failed`, so they are added here ("plus"), keeping the spec's eight cards.
  */
 function notFailedButUndelivered(t: BroadcastTotals): string[] {
   const lines: string[] = [];
   if (t.limited > 0) lines.push(`plus ${formatCount(t.limited)} ${outcomeInSentence('limited')}`);
   if (t.not_on_whatsapp > 0)
     lines.push(`plus ${formatCount(t.not_on_whatsapp)} ${outcomeInSentence('not_on_whatsapp')}`);
+  // A server from before the expired outcome leaves it out: none expired then.
+  const expired = t.expired ?? 0;
+  if (expired > 0) lines.push(`plus ${formatCount(expired)} ${outcomeInSentence('expired')}`);
   return lines;
 }
 

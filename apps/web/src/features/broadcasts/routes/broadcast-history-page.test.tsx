@@ -275,6 +275,7 @@ describe('Broadcast history', () => {
               failed_percentage: 1,
               limited_percentage: 2.5,
               not_on_whatsapp_percentage: 0.5,
+              expired_percentage: 1.5,
               waiting_until: resumes.toISOString(),
               phone_number: '+1 555-0142',
             }),
@@ -283,7 +284,8 @@ describe('Broadcast history', () => {
               status: 'paused',
               status_reason: 'WhatsApp paused the template summer_sale for low quality.',
             }),
-            row(3, { name: 'Resumed one', status: 'sending' }),
+            // From a server before the expired outcome: no expired share, read as none.
+            row(3, { name: 'Resumed one', status: 'sending', expired_percentage: undefined }),
             // The server's reason for a sending broadcast is the current one (decision 055).
             row(4, {
               name: 'Outage one',
@@ -293,7 +295,7 @@ describe('Broadcast history', () => {
           ],
           4,
           1,
-          { ...totals, failed: 150, limited: 40, not_on_whatsapp: 7 },
+          { ...totals, failed: 150, limited: 40, not_on_whatsapp: 7, expired: 12 },
         ),
       ),
     );
@@ -301,18 +303,24 @@ describe('Broadcast history', () => {
     await screen.findByText('Big sale');
     const big = cellTexts('Big sale');
     expect(big[1]).toBe('summer_salefrom +1 555-0142');
-    expect(big[9]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp');
+    expect(big[9]).toBe('1%+2.5% limited by WhatsApp+0.5% not on WhatsApp+1.5% expired');
     expect(big[10]).toBe('SendingWaiting for messaging limit — resumes about 14:05');
-    // Limited and not on WhatsApp are done with: the progress counts them (40 + 1 + 2.5 + 0.5).
+    // Limited, not on WhatsApp and expired are done with: the progress counts them (40 + 1 + 2.5 + 0.5 + 1.5).
     expect(
       screen
         .getByRole('progressbar', { name: 'Sending progress of Big sale' })
         .getAttribute('aria-valuetext'),
-    ).toBe('44%');
+    ).toBe('45.5%');
     expect(cellTexts('Paused one')[10]).toBe(
       'PausedWhatsApp paused the template summer_sale for low quality.',
     );
     expect(cellTexts('Resumed one')[10]).toBe('Sending');
+    expect(cellTexts('Resumed one')[9]).toBe('5%');
+    expect(
+      screen
+        .getByRole('progressbar', { name: 'Sending progress of Resumed one' })
+        .getAttribute('aria-valuetext'),
+    ).toBe('100%');
     expect(cellTexts('Outage one')[10]).toBe(
       "SendingRetrying: WhatsApp's servers are not answering (since 10:42)",
     );
@@ -322,6 +330,7 @@ describe('Broadcast history', () => {
     expect(card('Failed').getByText('150')).toBeTruthy();
     expect(card('Failed').getByText('plus 40 limited by WhatsApp')).toBeTruthy();
     expect(card('Failed').getByText('plus 7 not on WhatsApp')).toBeTruthy();
+    expect(card('Failed').getByText('plus 12 expired')).toBeTruthy();
   });
 
   it("shows 'No data available' and no pagination for a single page, Previous/Next beyond one", async () => {

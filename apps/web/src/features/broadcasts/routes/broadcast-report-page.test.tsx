@@ -71,6 +71,7 @@ describe('Delivery report (/broadcast/:id)', () => {
       'Failed · 2',
       'Limited by WhatsApp · 0',
       'Not on WhatsApp · 0',
+      'Expired · 0',
       'Unknown · 0',
       'Cancelled · 0',
       'Not read · 28',
@@ -123,6 +124,55 @@ describe('Delivery report (/broadcast/:id)', () => {
       .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
       .map((r) => new URL(r.url).searchParams.get('outcome'));
     expect(asked).toEqual([null, 'unknown']);
+  });
+
+  it('shows an expired outcome apart from failed, why it did not arrive, filters by it and retargets it', async () => {
+    const explanation =
+      'WhatsApp kept trying to deliver the message for its time-to-live, then dropped it: the phone was off or offline all that time.';
+    const fetchMock = stubFetch((request) => {
+      const outcome = new URL(request.url).searchParams.get('outcome');
+      const expired = recipient(8, {
+        outcome: 'expired',
+        error_code: 131000,
+        error_title: 'Message expired',
+      });
+      const base = report([recipient(1), expired], {
+        outcomes: { ...report([]).outcomes, delivered: 26, expired: 2 },
+        failure_reasons: [
+          {
+            code: null,
+            outcome: 'expired',
+            title: 'Expired',
+            count: 2,
+            explanation,
+            action: 'Send to these contacts again later.',
+          },
+        ],
+      });
+      return outcome === 'expired' ? json({ ...base, results: [expired], count: 2, next: null }) : json(base);
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    expect(await screen.findByText('Contact 8', {}, { timeout: 5000 })).toBeTruthy();
+    expect(cells('Contact 8').slice(2, 4)).toEqual(['Expired', '131000 · Message expired']);
+    // The reason's title already names the outcome: not said twice.
+    const why = within(screen.getByRole('region', { name: 'Why messages did not arrive' }));
+    expect(why.getByRole('listitem', { name: 'Expired' }).textContent).toBe(
+      `Expired2 recipients${explanation}What to do: Send to these contacts again later.`,
+    );
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    // Apart from Failed, which keeps its own count.
+    expect(filters.getByRole('button', { name: 'Failed · 2' })).toBeTruthy();
+    fireEvent.click(filters.getByRole('button', { name: 'Expired · 2' }));
+    await waitFor(() => expect(screen.queryByText('Contact 1')).toBeNull());
+    expect(filters.getByRole('button', { name: 'Expired · 2' }).getAttribute('aria-pressed')).toBe('true');
+    const asked = fetchMock
+      .requests()
+      .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
+      .map((r) => new URL(r.url).searchParams.get('outcome'));
+    expect(asked).toEqual([null, 'expired']);
+    expect(screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href')).toBe(
+      '/broadcast/new?retarget=7&filter=outcome%3Dexpired',
+    );
   });
 
   it('groups why messages did not arrive, with counts, explanations and what to do, and filters the new outcomes', async () => {

@@ -101,6 +101,7 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
     unknown_percentage: 0,
     limited_percentage: 0,
     not_on_whatsapp_percentage: 0,
+    expired_percentage: 0,
     replied_percentage: 0,
     handed_percentage: 0,
     all_handed: false,
@@ -125,6 +126,7 @@ export const totals: BroadcastTotals = {
   failed: 150,
   limited: 0,
   not_on_whatsapp: 0,
+  expired: 0,
   scheduled: 1,
   sending: 0,
 };

@@ -47,6 +47,7 @@ export function report(
       failed: 2,
       limited: 0,
       not_on_whatsapp: 0,
+      expired: 0,
       unknown: 0,
       cancelled: 0,
     },

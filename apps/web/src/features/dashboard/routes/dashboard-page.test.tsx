@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   CLICK_DEFINITIONS,
   DASHBOARD_CARDS,
+  EXPIRED_REASON,
   DASHBOARD_CARD_KEYS,
   type DashboardCard,
   type DashboardCardKey,
@@ -75,6 +76,7 @@ function figures(overrides: Partial<DashboardResponse> = {}): DashboardResponse 
         link: '/customers',
       },
     ],
+    expired: { count: 0, previous: 0 },
     ...overrides,
   };
 }
@@ -318,6 +320,36 @@ describe('Dashboard', () => {
     expect((await screen.findByTestId('click-line', {}, { timeout: 5000 })).textContent).toBe(
       'Clicked: 0 · 0% click rate · ▼ Down 100% vs last period',
     );
+  });
+
+  it('says under Failed Messages how many messages expired, against the previous period', async () => {
+    stub(() => json(figures({ expired: { count: 3, previous: 5 } })));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    const line = await screen.findByTestId('expired-line', {}, { timeout: 5000 });
+    expect(line.textContent).toBe('Expired: 3 · ▼ Down 40% vs last period');
+    expect(line.getAttribute('title')).toBe(EXPIRED_REASON.explanation);
+    expect(
+      within(screen.getByRole('listitem', { name: 'Failed Messages' })).getByTestId('expired-line'),
+    ).toBe(line);
+    expect(screen.getAllByTestId('expired-line')).toHaveLength(1);
+  });
+
+  it('says how many expired without a change when none did in the previous period', async () => {
+    stub(() => json(figures({ expired: { count: 1_200, previous: 0 } })));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    expect((await screen.findByTestId('expired-line', {}, { timeout: 5000 })).textContent).toBe(
+      'Expired: 1,200',
+    );
+  });
+
+  it.each([
+    ['none expired in the range', { count: 0, previous: 4 }],
+    ['the server does not count them', undefined],
+  ])('shows no expired line when %s', async (_, expired) => {
+    stub(() => json(figures({ expired })));
+    renderRoute('/dashboard', { preloadedState: withAccount });
+    await screen.findByRole('listitem', { name: 'Failed Messages' }, { timeout: 5000 });
+    expect(screen.queryByTestId('expired-line')).toBeNull();
   });
 
   it('says when the figures cannot be loaded', async () => {

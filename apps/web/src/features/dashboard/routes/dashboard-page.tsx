@@ -14,6 +14,7 @@ import {
   ResponseTimeChart,
 } from '../components/dashboard-charts';
 import { ClickLine } from '../components/click-line';
+import { ExpiredLine } from '../components/expired-line';
 import { MetricCard } from '../components/metric-card';
 import { RecentActivity } from '../components/recent-activity';
 import { defaultRange, rangeProblem, userTimeZone, type DayRange } from '../date-range';
@@ -176,6 +177,8 @@ function DashboardBody({
           <MetricCard key={card.key} card={card}>
             {/* Clicks on tracked links: a part of engagement the card's replies and presses leave out. */}
             {card.key === 'engagement_rate' ? <ClickLine clicks={data.clicks} /> : null}
+            {/* Messages that ran out their time-to-live: undelivered, yet not counted as failed. */}
+            {card.key === 'failed_messages' ? <ExpiredLine expired={data.expired} /> : null}
           </MetricCard>
         ))}
       </ul>

@@ -1,5 +1,12 @@
 import { useId } from 'react';
-import { TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGES, normalizeTemplateName } from '@herald/contracts';
+import {
+  MARKETING_TTL,
+  MARKETING_TTL_CHOICES,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_LANGUAGES,
+  formatTimeToLive,
+  normalizeTemplateName,
+} from '@herald/contracts';
 import { FieldMessage, FormSection } from './form-section';
 import { fieldClass, labelClass } from './field-classes';
 import type { TemplateFormState } from '../template-form-state';
@@ -16,7 +23,7 @@ function titleCase(value: string): string {
   return value.charAt(0) + value.slice(1).toLowerCase();
 }
 
-/** Template Configuration: name (normalised as typed), category and language. */
+/** Template Configuration: name (normalised as typed), category, language and a marketing time-to-live. */
 export function TemplateConfigSection({
   state,
   onChange,
@@ -89,6 +96,56 @@ export function TemplateConfigSection({
           {errorFor('language') ? <FieldMessage>{errorFor('language')}</FieldMessage> : null}
         </div>
       </div>
+      {state.selectedCategory === 'MARKETING' ? (
+        <TimeToLiveField
+          value={state.timeToLiveSeconds}
+          onChange={(timeToLiveSeconds) => onChange({ timeToLiveSeconds })}
+          error={errorFor('message_send_ttl_seconds')}
+        />
+      ) : null}
     </FormSection>
+  );
+}
+
+type TimeToLiveFieldProps = {
+  value: number | null;
+  onChange: (seconds: number | null) => void;
+  error: string | undefined;
+};
+
+/** How long WhatsApp keeps trying to deliver a marketing message; Meta's own default is the first choice. */
+function TimeToLiveField({ value, onChange, error }: TimeToLiveFieldProps) {
+  const id = useId();
+  // A stored value outside the choices (set at Meta in 1-second steps) stays selectable as it is.
+  const choices = MARKETING_TTL_CHOICES.filter((seconds) => seconds !== MARKETING_TTL.defaultSeconds);
+  const extra = value !== null && !(choices as readonly number[]).includes(value) ? [value] : [];
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        Message time-to-live
+      </label>
+      <select
+        id={id}
+        value={value === null ? '' : String(value)}
+        aria-describedby={`${id}-note`}
+        onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+        className={fieldClass(Boolean(error))}
+      >
+        <option value="">{`${formatTimeToLive(MARKETING_TTL.defaultSeconds)} (WhatsApp's default)`}</option>
+        {[...extra, ...choices].map((seconds) => (
+          <option key={seconds} value={String(seconds)}>
+            {formatTimeToLive(seconds)}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <FieldMessage id={`${id}-note`}>{error}</FieldMessage>
+      ) : (
+        <p id={`${id}-note`} className="mt-1 text-xs text-slate-500">
+          How long WhatsApp keeps trying to deliver a message to a phone that is off; then it drops it.
+          Applies to sends through the Marketing Messages API.
+        </p>
+      )}
+    </div>
   );
 }
