@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runUntil, sandboxControl } from '../../../../../test-support/engine-until';
 import {
   createApprovedTemplate,
   createBroadcast,
   DEFAULT_TEMPLATE,
 } from '../../../../../test-support/business';
-import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { SecretBox } from '../../security/secret-box';
+import { startSendingScene, type SendingScene } from '../../../../../test-support/sending-scene';
+import type { TestApp } from '../../../../../test-support/test-app';
+import type { SecretBox } from '../../security/secret-box';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { BroadcastEngine } from '../broadcasts/sending/broadcast-engine';
-import { MessageSender } from '../broadcasts/sending/message-sender';
 import { linkToken } from '../../security/link-token';
 
 /**
@@ -22,12 +20,11 @@ import { linkToken } from '../../security/link-token';
 const PUBLIC_URL = 'https://go.herald.test';
 const DESTINATION = 'https://shop.example.com/autumn?utm_source=whatsapp';
 
+let scene: SendingScene;
 let t: TestApp;
-let engine: BroadcastEngine;
-let sender: MessageSender;
 let secrets: SecretBox;
-const sandbox = sandboxControl(() => t.sandboxUrl);
-const until = (check: () => Promise<boolean>, what: string) => runUntil(t, engine, check, what);
+const sandbox = (path: string, body?: object) => scene.sandbox(path, body);
+const until = (check: () => Promise<boolean>, what: string) => scene.until(check, what);
 
 const TRACKED_TEMPLATE = {
   ...DEFAULT_TEMPLATE,
@@ -84,17 +81,9 @@ async function completed(id: number, what: string) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ PUBLIC_URL });
-  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  await sandbox('/__sandbox/config', {
-    webhook_url: `${address}/webhooks/whatsapp`,
-    review_delay_ms: 50,
-    status_delays_ms: { sent: 10, delivered: 20, read: 30 },
-    pair_rate_window_ms: 0,
-  });
-  sender = new MessageSender(t.sandboxUrl, 'v25.0');
-  secrets = new SecretBox(t.config.ENCRYPTION_KEY!);
-  engine = new BroadcastEngine({ pool: t.db.pool, sender, secrets });
+  scene = await startSendingScene({ env: { PUBLIC_URL } });
+  t = scene.t;
+  secrets = scene.secrets;
 
   const owner = await signedInUser(t, 'clicks@herald.test');
   const headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
@@ -112,11 +101,7 @@ beforeAll(async () => {
   plain = await createApprovedTemplate(t, headers, { ...DEFAULT_TEMPLATE, name: 'plain_note' });
 });
 
-afterAll(async () => {
-  await engine?.stop();
-  sender?.close();
-  await t.close();
-});
+afterAll(() => scene?.close());
 
 const broadcastPayload = (name: string, template: number, extra: object = {}) => ({
   name,

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runUntil, sandboxControl } from '../../../../../test-support/engine-until';
 import {
   createApprovedTemplate,
   createBroadcast,
   DEFAULT_TEMPLATE,
 } from '../../../../../test-support/business';
-import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
-import { SecretBox } from '../../security/secret-box';
+import { startSendingScene, type SendingScene } from '../../../../../test-support/sending-scene';
+import type { TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
-import { BroadcastEngine } from '../broadcasts/sending/broadcast-engine';
-import { MessageSender } from '../broadcasts/sending/message-sender';
 
 /**
  * Against the sandbox over HTTP: a business that signs up through Herald accepts Meta's Marketing Messages API
@@ -17,14 +14,13 @@ import { MessageSender } from '../broadcasts/sending/message-sender';
  * utility ones stay on `/messages`; the endpoint follows a template's latest category and the account's setting;
  * an account that signs up without the terms starts onboarding from Herald and is onboarded by Meta's webhook.
  */
+let scene: SendingScene;
 let t: TestApp;
-let engine: BroadcastEngine;
-let sender: MessageSender;
 
-const sandbox = sandboxControl(() => t.sandboxUrl);
+const sandbox = (path: string, body?: object) => scene.sandbox(path, body);
 
 const until = (check: () => Promise<boolean>, what: string, timeoutMs?: number) =>
-  runUntil(t, engine, check, what, timeoutMs);
+  scene.until(check, what, timeoutMs);
 
 /** The numbers the test sends go to (not contacts of the broadcasts). */
 const TEST_SENDS = ['447911123459', '447911123458'];
@@ -78,23 +74,11 @@ async function broadcastTo(
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
-  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  await sandbox('/__sandbox/config', {
-    webhook_url: `${address}/webhooks/whatsapp`,
-    review_delay_ms: 50,
-    status_delays_ms: { sent: 10, delivered: 20, read: 30 },
-    pair_rate_window_ms: 0,
-  });
-  sender = new MessageSender(t.sandboxUrl, 'v25.0');
-  engine = new BroadcastEngine({ pool: t.db.pool, sender, secrets: new SecretBox(t.config.ENCRYPTION_KEY!) });
+  scene = await startSendingScene();
+  t = scene.t;
 });
 
-afterAll(async () => {
-  await engine?.stop();
-  sender?.close();
-  await t.close();
-});
+afterAll(() => scene?.close());
 
 describe('marketing broadcasts through Meta’s Marketing Messages API', () => {
   it('an account onboarded at sign-up sends marketing through /marketing_messages and utility through /messages, by the template’s latest category and the setting', async () => {

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runUntil, sandboxControl } from '../../../../../../test-support/engine-until';
 import { createApprovedTemplate, createBroadcast } from '../../../../../../test-support/business';
-import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
-import { SecretBox } from '../../../security/secret-box';
+import { startSendingScene, type SendingScene } from '../../../../../../test-support/sending-scene';
+import type { TestApp } from '../../../../../../test-support/test-app';
 import { signedInUser } from '../../auth/auth-test-helpers';
-import { BroadcastEngine } from '../sending/broadcast-engine';
-import { MessageSender } from '../sending/message-sender';
 
 /**
  * Expired, against the sandbox over HTTP: a marketing template with a 12-hour time-to-live goes through the
@@ -18,26 +15,17 @@ import { MessageSender } from '../sending/message-sender';
 const TWELVE_HOURS = 43_200;
 const OFF = '+447911125502';
 
+let scene: SendingScene;
 let t: TestApp;
-let engine: BroadcastEngine;
-let sender: MessageSender;
-const sandbox = sandboxControl(() => t.sandboxUrl);
-const until = (check: () => Promise<boolean>, what: string) => runUntil(t, engine, check, what);
+const sandbox = (path: string, body?: object) => scene.sandbox(path, body);
+const until = (check: () => Promise<boolean>, what: string) => scene.until(check, what);
 let headers: Record<string, string>;
 let phoneNumberId: string;
 let template: number;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  await sandbox('/__sandbox/config', {
-    webhook_url: `${address}/webhooks/whatsapp`,
-    review_delay_ms: 50,
-    status_delays_ms: { sent: 10, delivered: 20, read: 30 },
-    pair_rate_window_ms: 0,
-  });
-  sender = new MessageSender(t.sandboxUrl, 'v25.0');
-  engine = new BroadcastEngine({ pool: t.db.pool, sender, secrets: new SecretBox(t.config.ENCRYPTION_KEY!) });
+  scene = await startSendingScene();
+  t = scene.t;
   const owner = await signedInUser(t, 'expired@herald.test');
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
   phoneNumberId = owner.business.phone_number_id;
@@ -60,11 +48,7 @@ beforeAll(async () => {
   await sandbox(`/__sandbox/recipients/${OFF.slice(1)}`, { reachable: false });
 });
 
-afterAll(async () => {
-  await engine?.stop();
-  sender?.close();
-  await t.close();
-});
+afterAll(() => scene?.close());
 
 const api = async <T>(url: string) => (await t.app.inject({ method: 'GET', url, headers })).json() as T;
 const stateOf = async (broadcastId: number, number: string) =>
