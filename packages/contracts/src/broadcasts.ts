@@ -161,6 +161,15 @@ export const BroadcastEstimateRequestSchema = z
     audience: BroadcastAudienceSchema.optional(),
     phone_number_id: z.string().trim().min(1).max(64).optional(),
     leave_out_us_numbers: z.boolean().default(false),
+    /**
+     * When it would start (Unix seconds); absent: now. A category change Meta has announced for the template
+     * applies to a broadcast starting at or after its date.
+     */
+    scheduled_time: z
+      .number({ message: 'must be a time in Unix seconds' })
+      .int('must be a time in Unix seconds')
+      .positive('must be a time in Unix seconds')
+      .optional(),
   })
   .superRefine(someAudience)
   .meta({ id: 'BroadcastEstimateRequest' });

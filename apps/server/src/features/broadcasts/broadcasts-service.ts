@@ -16,6 +16,7 @@ import { withTransaction } from '../../db/transaction';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../../owned-waba';
 import {
+  categoryAt,
   estimateAudience,
   estimateBroadcast,
   findTemplate,
@@ -80,14 +81,11 @@ export class BroadcastsService {
       scheduledAt = new Date(seconds * 1000);
     }
     const phone = await sendingNumber(pool, waba, request.phone_number_id);
-    // Leaving out +1 numbers applies to marketing templates only: Meta delivers the others (decision 026).
-    const leaveOutUs = request.leave_out_us_numbers && template.category.toUpperCase() === 'MARKETING';
-    const figures = await estimateAudience(pool, waba, {
-      source,
-      percentage,
-      category: template.category,
-      leaveOutUs,
-    });
+    // Leaving out +1 numbers applies to marketing templates only: Meta delivers the others (decision 026). The
+    // category is the one that will apply when it starts (a change Meta announced), as in the estimate.
+    const category = categoryAt(template, scheduledAt);
+    const leaveOutUs = request.leave_out_us_numbers && category.toUpperCase() === 'MARKETING';
+    const figures = await estimateAudience(pool, waba, { source, percentage, category, leaveOutUs });
     const { left } = figures.messaging_limit;
     if (!request.spread_over_limit && left !== null && figures.new_recipients > left) {
       throw HttpError.field(400, 'recipients', overLimitMessage(figures.new_recipients, left));

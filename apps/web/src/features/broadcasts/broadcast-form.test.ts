@@ -57,6 +57,17 @@ describe('estimateRequest', () => {
       leave_out_us_numbers: true,
     });
   });
+
+  it('says when a scheduled broadcast starts, so a category change Meta announced is priced from its date', () => {
+    const at = new Date('2026-12-02T09:30:00Z');
+    const state = { ...INITIAL_BROADCAST_FORM, mode: 'all' as const, percentage: 40, scheduled: true };
+    expect(estimateRequest({ ...state, scheduledAt: at }, false)).toMatchObject({
+      scheduled_time: at.getTime() / 1000,
+    });
+    expect(estimateRequest({ ...state, scheduled: false, scheduledAt: at }, false)).not.toHaveProperty(
+      'scheduled_time',
+    );
+  });
 });
 
 describe('contactColumnValue', () => {

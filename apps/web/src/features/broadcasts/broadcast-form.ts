@@ -127,9 +127,7 @@ export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequ
     name: state.name.trim(),
     template_id: Number(state.templateId),
     ...audienceOf(state),
-    ...(state.scheduled && state.scheduledAt
-      ? { scheduled_time: Math.floor(state.scheduledAt.getTime() / 1000) }
-      : {}),
+    ...scheduledTimeOf(state),
     ...(state.phoneNumberId ? { phone_number_id: state.phoneNumberId } : {}),
     spread_over_limit: state.spreadOverLimit,
     leave_out_us_numbers: state.leaveOutUsNumbers,
@@ -159,7 +157,15 @@ export function estimateRequest(
     ...audienceOf(state),
     ...(state.phoneNumberId ? { phone_number_id: state.phoneNumberId } : {}),
     leave_out_us_numbers: leaveOutUsNumbers,
+    ...scheduledTimeOf(state),
   };
+}
+
+/** The scheduled start in Unix seconds, when the broadcast is scheduled. */
+function scheduledTimeOf(state: BroadcastFormState): { scheduled_time?: number } {
+  return state.scheduled && state.scheduledAt
+    ? { scheduled_time: Math.floor(state.scheduledAt.getTime() / 1000) }
+    : {};
 }
 
 export type RecipientCount = {

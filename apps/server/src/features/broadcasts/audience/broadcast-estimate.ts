@@ -52,13 +52,30 @@ export async function findTemplate(pool: Pool, waba: OwnedWaba, templateId: numb
     category: string;
     components: Array<Record<string, unknown>>;
     message_send_ttl_seconds: number | null;
+    pending_category: string | null;
+    pending_category_at: Date | null;
   }>(
-    `select id::int, name, language, status, category, components, message_send_ttl_seconds
+    `select id::int, name, language, status, category, components, message_send_ttl_seconds,
+            pending_category, pending_category_at
        from templates where waba_account_id = $1 and id = $2`,
     [waba.id, templateId],
   );
   if (!rows[0]) throw HttpError.field(400, 'template_id', BROADCAST_MESSAGES.templateRequired);
   return rows[0];
+}
+
+/**
+ * The category a broadcast of `template` starting at `start` is sent in: the one Meta announced
+ * (template_category_update) when the broadcast starts at or after its date (or Meta gave none), else the
+ * current one. The estimate's price and the US marketing rule follow it, as the sender's routing will.
+ */
+export function categoryAt(
+  template: { category: string; pending_category: string | null; pending_category_at: Date | null },
+  start: Date,
+): string {
+  if (!template.pending_category) return template.category;
+  const at = template.pending_category_at;
+  return at === null || at.getTime() <= start.getTime() ? template.pending_category : template.category;
 }
 
 /** The request's tags, each once, all of the account (400 naming recipients.tag_ids otherwise); null for everyone. */
@@ -153,7 +170,9 @@ export async function estimateBroadcast(
   return estimateAudience(pool, waba, {
     source,
     percentage,
-    category: template?.category ?? null,
+    category: template
+      ? categoryAt(template, new Date(request.scheduled_time ? request.scheduled_time * 1000 : Date.now()))
+      : null,
     leaveOutUs: request.leave_out_us_numbers,
   });
 }
