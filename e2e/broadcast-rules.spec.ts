@@ -347,6 +347,7 @@ describe('broadcast rules in Chromium', () => {
     await expect
       .poll(() => page.getByLabel('Message time-to-live').inputValue(), { timeout: 20_000 })
       .toBe('86400');
+    await page.screenshot({ path: `${SHOTS}/edit-template-time-to-live.png` });
 
     // Team 1's phone is off: WhatsApp keeps the message undelivered.
     await sandbox('/__sandbox/recipients/447911130001', { reachable: false });
@@ -381,5 +382,13 @@ describe('broadcast rules in Chromium', () => {
     const why = page.getByRole('region', { name: 'Why messages did not arrive' });
     expect(await why.innerText()).toMatch(/Expired\s+1 recipient/);
     expect(await phoneShot('report-expired-390.png')).toBe(0);
+
+    // The history says it beside Failed, and the Dashboard under Failed Messages, which does not count it.
+    await page.goto(`${stack.url}/broadcast`);
+    await expect.poll(() => row('Flash offer').innerText()).toMatch(/\+33\.3% expired/);
+    await page.screenshot({ path: `${SHOTS}/history-expired.png` });
+    await page.goto(`${stack.url}/dashboard`);
+    await expect.poll(() => page.getByTestId('expired-line').innerText()).toMatch(/^Expired: 1/);
+    await page.screenshot({ path: `${SHOTS}/dashboard-expired.png`, fullPage: true });
   });
 });
