@@ -5,7 +5,7 @@ import {
   applyAccountUpdate,
   applyWebhookErrors,
 } from './features/account-health/index';
-import { applyMessageStatuses, collectTemplatePause } from './features/broadcasts/index';
+import { applyMessageStatuses, collectCategoryHold, collectTemplatePause } from './features/broadcasts/index';
 import { applyOptOuts, applyUserPreferences } from './features/contacts/index';
 import { applyLinkClicks } from './features/link-clicks/index';
 import { applyMmApiTermsSigned } from './features/marketing-messages/index';
@@ -39,6 +39,8 @@ export function createWebhookProcessor(
   processor.on('message_template_status_update', collectTemplatePause);
   processor.on('message_template_quality_update', applyTemplateQualityUpdate);
   processor.on('template_category_update', applyTemplateCategoryUpdate);
+  // A change announced for a template holds its broadcasts that would still be sending then.
+  processor.on('template_category_update', collectCategoryHold);
   processor.on('message_template_components_update', applyTemplateComponentsUpdate);
   processor.on('messages', applyMessageStatuses);
   processor.on('messages', applyOptOuts);

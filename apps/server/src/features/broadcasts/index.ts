@@ -7,4 +7,4 @@ export { moveUnsentMessages } from './message-rows/number-moves';
 export { applyMessageStatuses, broadcastWrites } from './statuses/message-status-webhooks';
 export { setPortfolioTier } from './sending/messaging-limit';
 export { pauseLockedBroadcasts } from './sending/template-pause';
-export { collectTemplatePause } from './statuses/template-pause-webhooks';
+export { collectCategoryHold, collectTemplatePause } from './statuses/template-pause-webhooks';

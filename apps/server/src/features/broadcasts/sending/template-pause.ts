@@ -17,12 +17,32 @@ export interface TemplatePausedResult {
   why: string;
 }
 
-/** A template status webhook that pauses broadcasts, as collected by its event for the batch's end. */
-export interface TemplatePause {
-  wabaId: string;
-  metaTemplateId: string;
-  verb: 'paused' | 'disabled';
-  why: string | null;
+/** A template webhook that pauses broadcasts, as collected by its event for the batch's end. */
+export type TemplatePause =
+  | { wabaId: string; metaTemplateId: string; verb: 'paused' | 'disabled'; why: string | null }
+  | {
+      wabaId: string;
+      metaTemplateId: string;
+      /** Meta announced a category change (template_category_update, a day ahead): `category` from `at`. */
+      verb: 'recategorised';
+      category: string;
+      /** When it applies; null when Meta gave no date (it is coming now). */
+      at: Date | null;
+    };
+
+/** "Dec 1, 2026, 09:30 UTC": Meta's date as the reason says it (the server has no user's time zone). */
+const utcTime = (at: Date) =>
+  `${at.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })}, ${at
+    .toISOString()
+    .slice(11, 16)} UTC`;
+
+/** The history's reason for a broadcast held because its template changes category before it would end. */
+export function categoryHoldReason(templateName: string, category: string, at: Date | null) {
+  return (
+    `WhatsApp changes the category of the template ${templateName} to ${category}` +
+    `${at ? ` on ${utcTime(at)}` : ''}, before this broadcast would end: messages sent from then are ` +
+    `routed and charged as ${category}. Resume to send the rest anyway`
+  );
 }
 
 /** The history's reason, e.g. "WhatsApp paused the template summer_sale: Your template's quality is low". */
@@ -36,19 +56,42 @@ export async function broadcastsToPause(
   pauses: TemplatePause[],
 ): Promise<Array<{ id: number; reason: string }>> {
   if (pauses.length === 0) return [];
+  const coming = (p: TemplatePause) => (p.verb === 'recategorised' ? p : null);
+  // A category change holds only a broadcast sending now that would not end before it: what it has left to
+  // send at its number's rate (80 or 1,000 messages a second) ends after the change's date. One already paused
+  // keeps its own reason.
   const { rows } = await client.query<{ id: number; template_name: string; i: number }>(
     `select b.id::int, b.template_name, p.i::int
-       from unnest($1::text[], $2::text[]) with ordinality as p(waba_id, meta_template_id, i)
+       from unnest($1::text[], $2::text[], $3::boolean[], $4::timestamptz[])
+              with ordinality as p(waba_id, meta_template_id, recategorised, change_at, i)
        join waba_accounts w on w.waba_id = p.waba_id
        join templates t on t.waba_account_id = w.id and t.meta_template_id = p.meta_template_id
        join broadcasts b on b.template_id = t.id and b.waba_account_id = w.id
-      where b.status in ('sending', 'paused')`,
-    [pauses.map((p) => p.wabaId), pauses.map((p) => p.metaTemplateId)],
+      where (not p.recategorised and b.status in ('sending', 'paused'))
+         or (p.recategorised and b.status = 'sending'
+             and (p.change_at is null
+                  or now() + make_interval(secs => greatest(0, b.total_recipients
+                       - (select count(*) from broadcast_messages m
+                           where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+                             and m.state not in ('queued', 'sending')))
+                       / (select case when n.throughput_level = 'HIGH' then 1000.0 else 80.0 end
+                            from phone_numbers n where n.id = b.phone_number_id)) >= p.change_at))`,
+    [
+      pauses.map((p) => p.wabaId),
+      pauses.map((p) => p.metaTemplateId),
+      pauses.map((p) => p.verb === 'recategorised'),
+      pauses.map((p) => coming(p)?.at ?? null),
+    ],
   );
   const byId = new Map<number, string>();
   for (const row of rows) {
     const pause = pauses[row.i - 1]!;
-    byId.set(row.id, templatePauseReason(pause.verb, row.template_name, pause.why));
+    byId.set(
+      row.id,
+      pause.verb === 'recategorised'
+        ? categoryHoldReason(row.template_name, pause.category, pause.at)
+        : templatePauseReason(pause.verb, row.template_name, pause.why),
+    );
   }
   return [...byId].map(([id, reason]) => ({ id, reason }));
 }

@@ -29,3 +29,34 @@ export const collectTemplatePause: WebhookHandler = async (_client, change, batc
     (reason && reason !== 'NONE' ? reason : null);
   broadcastWrites(batch).pauses.push({ wabaId: change.wabaId, metaTemplateId: String(id), verb, why });
 };
+
+/**
+ * `template_category_update` announcing a change (`correct_category`, a day ahead): a broadcast of that template
+ * sending now that would not end before the change is held (paused) with the reason, so the business chooses
+ * to send the rest at the coming category's price and route, or not. Collected here, applied at the batch's end
+ * like a template pause. A broadcast scheduled later is estimated in the coming category (categoryAt).
+ */
+export const collectCategoryHold: WebhookHandler = async (_client, change, batch) => {
+  const update = change.value as {
+    message_template_id?: unknown;
+    correct_category?: unknown;
+    new_category?: unknown;
+    category_update_timestamp?: unknown;
+  };
+  const id = update?.message_template_id;
+  const coming = text(update?.correct_category)?.toUpperCase();
+  if (!coming || (typeof id !== 'string' && typeof id !== 'number')) return;
+  // `new_category` is the current one in Meta's notice: a notice for the category it already has changes nothing.
+  if (text(update.new_category)?.toUpperCase() === coming) return;
+  const raw = update.category_update_timestamp;
+  const seconds = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  const at =
+    typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+  broadcastWrites(batch).pauses.push({
+    wabaId: change.wabaId,
+    metaTemplateId: String(id),
+    verb: 'recategorised',
+    category: coming,
+    at,
+  });
+};
