@@ -16,7 +16,7 @@ export async function linkDestination(
     `select b.link_destination as destination
        from broadcast_messages m
        join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
-      where m.waba_account_id = $1 and m.id = $2 and m.accepted_at is not null`,
+      where m.waba_account_id = $1 and m.id = $2 and m.requested_at is not null`,
     [target.accountId, target.messageId],
   );
   return rows[0]?.destination ?? null;

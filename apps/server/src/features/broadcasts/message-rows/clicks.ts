@@ -12,7 +12,8 @@ export interface FirstClick {
 /**
  * Records a batch of tracked-link clicks: each recipient's first click (clicked_at, never moved by a repeat),
  * Meta's click_id when one came, and the component Meta's click webhook named if it came first. Only messages
- * of broadcasts with a link destination take a click. Rows are locked in id order (decision 022), so two
+ * of broadcasts with a link destination take a click, once Herald has asked Meta to send them (requested: a
+ * click may come before Herald has written Meta's answer, and must not be lost). Rows are locked in id order (decision 022), so two
  * batches never deadlock. Answers where each message's link leads, by `account.message`.
  */
 export async function recordFirstClicks(pool: Pool, batch: FirstClick[]): Promise<Map<string, string>> {
@@ -22,7 +23,7 @@ export async function recordFirstClicks(pool: Pool, batch: FirstClick[]): Promis
      target as (
        select distinct on (i.account, i.message) i.account, i.message, i.click_id, b.link_destination
          from input i
-         join broadcast_messages m on m.waba_account_id = i.account and m.id = i.message and m.accepted_at is not null
+         join broadcast_messages m on m.waba_account_id = i.account and m.id = i.message and m.requested_at is not null
          join broadcasts b on b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id
         where b.link_destination is not null
         order by i.account, i.message, i.n),
