@@ -71,6 +71,9 @@ async function chooseTemplate(name: string) {
 
 /** Waits until the sandbox has sent every status and Herald has applied them (no pending message left). */
 async function settled(id: number) {
+  // The sandbox has sent every status, and Herald's figures have stopped moving (the last webhooks may still be
+  // on their way when the sandbox has none left to send).
+  let previous = '';
   await expect
     .poll(
       async () => {
@@ -78,7 +81,10 @@ async function settled(id: number) {
           messaging: { pending_statuses: number };
         };
         const report = await api<{ outcomes: Record<string, number> }>(`/broadcast/${id}/recipients/`);
-        return state.messaging.pending_statuses === 0 && report.outcomes.pending === 0;
+        const figures = JSON.stringify(report.outcomes);
+        const still = figures === previous;
+        previous = figures;
+        return state.messaging.pending_statuses === 0 && report.outcomes.pending === 0 && still;
       },
       { timeout: 30_000, interval: 500 },
     )
