@@ -195,20 +195,24 @@ export class BroadcastsService {
         // The broadcast row is locked above; cancelQueued locks its message rows in id order (decision 022).
         await cancelQueued(client, id, waba.id);
       }
-      await client.query(
-        `update broadcasts set status = $2, completed_at = case when $2 = 'cancelled' then now() end,
+      // A broadcast held before it started (a category change) resumes to its schedule: the audience is written
+      // when it starts (at once if its time has passed).
+      const { rows: updated } = await client.query<{ status: string }>(
+        `update broadcasts set status = case when $2 = 'sending' and started_at is null then 'scheduled' else $2 end,
+                completed_at = case when $2 = 'cancelled' then now() end,
                 status_reason = case when $2 = 'sending' then null else status_reason end,
                 -- A resumed broadcast says "not answering" again only once a batch finds that again.
                 unanswered_since = case when $2 = 'sending' then null else unanswered_since end
-          where id = $1`,
+          where id = $1
+          returning status`,
         [id, rule.to],
       );
       if (action === 'pause') {
         await client.query('select pg_notify($1, $2)', [BROADCASTS_HALTED_CHANNEL, String(id)]);
       }
-      return rule.to;
+      return updated[0]!.status;
     });
-    if (status === 'sending') {
+    if (status === 'sending' || status === 'scheduled') {
       await this.deps.pool.query(`select pg_notify('${BROADCASTS_DUE_CHANNEL}', $1)`, [String(id)]);
     }
     return { id, status };

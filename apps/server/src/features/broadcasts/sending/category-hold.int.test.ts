@@ -31,13 +31,34 @@ afterAll(() => scene?.close());
 async function sending(templateId: number, name: string, left: number): Promise<number> {
   const { rows } = await scene.t.db.pool.query<{ id: number }>(
     `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
-                             audience, scheduled_at, status, total_recipients)
-     select $1, p.id, t.id, t.name, t.language, $3, '{"type":"all","percentage":100}', now(), 'sending', $4
+                             audience, scheduled_at, started_at, status, total_recipients)
+     select $1, p.id, t.id, t.name, t.language, $3, '{"type":"all","percentage":100}', now(), now(), 'sending', $4
        from templates t, phone_numbers p
       where t.id = $2 and p.waba_account_id = $1
       limit 1
      returning id::int`,
     [accountId, templateId, name, left],
+  );
+  return rows[0]!.id;
+}
+
+/** A broadcast of the template waiting for its time, `hours` from now, with `recipients` as estimated. */
+async function scheduled(
+  templateId: number,
+  name: string,
+  recipients: number,
+  hours: number,
+): Promise<number> {
+  const { rows } = await scene.t.db.pool.query<{ id: number }>(
+    `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
+                             audience, scheduled_at, status, total_recipients)
+     select $1, p.id, t.id, t.name, t.language, $3, '{"type":"all","percentage":100}',
+            now() + make_interval(hours => $5), 'scheduled', $4
+       from templates t, phone_numbers p
+      where t.id = $2 and p.waba_account_id = $1
+      limit 1
+     returning id::int`,
+    [accountId, templateId, name, recipients, hours],
   );
   return rows[0]!.id;
 }
@@ -96,5 +117,43 @@ describe('a category change Meta announces', () => {
     });
     expect(resumed.statusCode).toBe(200);
     expect(await broadcast(long)).toEqual({ status: 'sending', status_reason: null });
+  });
+
+  it('holds a scheduled broadcast that would start before the change and end after it; resumed, it waits for its time', async () => {
+    const template = await createApprovedTemplate(scene.t, headers, {
+      ...DEFAULT_TEMPLATE,
+      name: 'weekly_notice',
+    });
+    // Starts in 23 h with 10,000,000 at 80 a second (about 35 h): across the change a day ahead.
+    const across = await scheduled(template, 'Across the change', 10_000_000, 23);
+    // Starts in an hour with 1,000: ends long before the change.
+    const before = await scheduled(template, 'Before the change', 1_000, 1);
+    // Starts after the change: sent, and estimated, in the coming category.
+    const after = await scheduled(template, 'After the change', 10_000_000, 25);
+
+    await scene.sandbox('/__sandbox/webhook-events', {
+      event: 'template_category_update:impending',
+      phone_number_id: phoneNumberId,
+      template_name: 'weekly_notice',
+    });
+    const deadline = Date.now() + 15_000;
+    while ((await broadcast(across)).status !== 'paused' && Date.now() < deadline) {
+      await scene.t.app.webhooks.idle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await broadcast(across)).status_reason).toMatch(
+      /^WhatsApp changes the category of the template weekly_notice to MARKETING on .+ UTC, before this broadcast would end: messages sent from then are routed and charged as MARKETING\. Resume to send it at its scheduled time anyway$/,
+    );
+    expect((await broadcast(before)).status).toBe('scheduled');
+    expect((await broadcast(after)).status).toBe('scheduled');
+
+    const resumed = await scene.t.app.inject({
+      method: 'POST',
+      url: `/broadcast/${across}/resume/`,
+      headers,
+    });
+    expect(resumed.statusCode).toBe(200);
+    expect(resumed.json()).toEqual({ id: across, status: 'scheduled' });
+    expect(await broadcast(across)).toEqual({ status: 'scheduled', status_reason: null });
   });
 });

@@ -36,12 +36,16 @@ const utcTime = (at: Date) =>
     .toISOString()
     .slice(11, 16)} UTC`;
 
-/** The history's reason for a broadcast held because its template changes category before it would end. */
-export function categoryHoldReason(templateName: string, category: string, at: Date | null) {
+/**
+ * The history's reason for a broadcast held because its template changes category before it would end; one
+ * held before it started goes back to its schedule when resumed.
+ */
+export function categoryHoldReason(templateName: string, category: string, at: Date | null, started = true) {
   return (
     `WhatsApp changes the category of the template ${templateName} to ${category}` +
     `${at ? ` on ${utcTime(at)}` : ''}, before this broadcast would end: messages sent from then are ` +
-    `routed and charged as ${category}. Resume to send the rest anyway`
+    `routed and charged as ${category}. ` +
+    (started ? 'Resume to send the rest anyway' : 'Resume to send it at its scheduled time anyway')
   );
 }
 
@@ -57,11 +61,14 @@ export async function broadcastsToPause(
 ): Promise<Array<{ id: number; reason: string }>> {
   if (pauses.length === 0) return [];
   const coming = (p: TemplatePause) => (p.verb === 'recategorised' ? p : null);
-  // A category change holds only a broadcast sending now that would not end before it: what it has left to
-  // send at its number's rate (80 or 1,000 messages a second) ends after the change's date. One already paused
-  // keeps its own reason.
-  const { rows } = await client.query<{ id: number; template_name: string; i: number }>(
-    `select b.id::int, b.template_name, p.i::int
+  // A category change holds only a broadcast that would be sending across it: one sending now whose remaining
+  // recipients at its number's rate (80 or 1,000 messages a second) end after the change's date, or one scheduled
+  // to start before the date whose recipients at that rate would end after it. One already paused keeps its own
+  // reason; one scheduled from the date on is sent (and was estimated) in the coming category.
+  const { rows } = await client.query<{ id: number; template_name: string; i: number; started: boolean }>(
+    `with rate as (select n.id, case when n.throughput_level = 'HIGH' then 1000.0 else 80.0 end as per_second
+                     from phone_numbers n)
+     select b.id::int, b.template_name, p.i::int, b.status <> 'scheduled' as started
        from unnest($1::text[], $2::text[], $3::boolean[], $4::timestamptz[])
               with ordinality as p(waba_id, meta_template_id, recategorised, change_at, i)
        join waba_accounts w on w.waba_id = p.waba_id
@@ -74,8 +81,11 @@ export async function broadcastsToPause(
                        - (select count(*) from broadcast_messages m
                            where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
                              and m.state not in ('queued', 'sending')))
-                       / (select case when n.throughput_level = 'HIGH' then 1000.0 else 80.0 end
-                            from phone_numbers n where n.id = b.phone_number_id)) >= p.change_at))`,
+                       / (select r.per_second from rate r where r.id = b.phone_number_id)) >= p.change_at))
+         or (p.recategorised and b.status = 'scheduled' and p.change_at is not null
+             and b.scheduled_at < p.change_at
+             and b.scheduled_at + make_interval(secs => b.total_recipients
+                   / (select r.per_second from rate r where r.id = b.phone_number_id)) >= p.change_at)`,
     [
       pauses.map((p) => p.wabaId),
       pauses.map((p) => p.metaTemplateId),
@@ -89,7 +99,7 @@ export async function broadcastsToPause(
     byId.set(
       row.id,
       pause.verb === 'recategorised'
-        ? categoryHoldReason(row.template_name, pause.category, pause.at)
+        ? categoryHoldReason(row.template_name, pause.category, pause.at, row.started)
         : templatePauseReason(pause.verb, row.template_name, pause.why),
     );
   }

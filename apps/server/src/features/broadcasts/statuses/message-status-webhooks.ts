@@ -115,7 +115,8 @@ async function applyBroadcastWrites(client: PoolClient, writes: BroadcastWrites)
   if (pausing.length === 0 && targets.length === 0 && answered.length === 0) return;
   const rows = [...targets, ...answered];
   await lockBroadcasts(client, [...pausing.map((p) => p.id), ...rows.map((r) => r.broadcastId)]);
-  await pauseLockedBroadcasts(client, pausing);
+  // A category change may hold a broadcast still waiting for its time (broadcastsToPause).
+  await pauseLockedBroadcasts(client, pausing, ['sending', 'paused', 'scheduled']);
   // The statuses' and the replies' rows in one statement, so they too are locked in one id order.
   await lockMessageRows(client, rows);
   if (targets.length > 0) {
