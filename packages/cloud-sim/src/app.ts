@@ -28,6 +28,7 @@ import { registerPhoneNumberRoutes } from './routes/phone-numbers';
 import { registerRecipientControlRoutes } from './routes/recipient-control';
 import { registerPricingAnalyticsRoutes } from './routes/pricing-analytics';
 import { registerSubscribedAppsRoutes } from './routes/subscribed-apps';
+import { registerTemplateAnalyticsRoutes } from './routes/template-analytics';
 import { registerUploadRoutes } from './routes/uploads';
 import { registerWebhookEventControlRoutes } from './routes/webhook-event-control';
 import { checkMessagingLimit, checkWebhookUrl, MESSAGING_DEFAULTS } from './sandbox-config';
@@ -266,6 +267,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): FastifyInstance {
   registerNodeRoutes(app, ctx);
   registerPhoneNumberRoutes(app, ctx);
   registerPricingAnalyticsRoutes(app, ctx);
+  registerTemplateAnalyticsRoutes(app, ctx);
   registerSubscribedAppsRoutes(app, ctx);
   registerMessageTemplateRoutes(app, ctx);
   registerUploadRoutes(app, ctx);

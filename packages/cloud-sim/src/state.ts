@@ -20,6 +20,8 @@ export interface Waba {
   currency: string;
   timezoneId: string;
   messageTemplateNamespace: string;
+  /** Template analytics confirmed (`POST /{waba-id}?is_enabled_for_insights=true`); absent: not yet. */
+  isEnabledForInsights?: boolean;
 }
 
 export interface PhoneNumber {

@@ -2,6 +2,7 @@ import type { SandboxContext } from '../context';
 import { GraphError, invalidParameter } from '../errors';
 import { randomAlphanumeric } from '../random-strings';
 import { stringParam } from '../request-params';
+import { recordUrlButtonClick } from '../templates/template-analytics';
 import { linkClickPayload } from '../webhooks/link-click-payload';
 import { webhookTarget } from '../webhooks/webhook-target';
 import { clickedLink, withClickId } from './link-click-url';
@@ -65,6 +66,8 @@ export function clickLink(
       `(#100) Template ${message.templateName} (${message.language}) of message ${wamid} is no longer in the sandbox`,
     );
   const url = clickedLink(template, message.parameters, choice);
+  // Template analytics counts a button tap on any send, whichever endpoint, unless the template opted out.
+  if (choice.component === 'cta') recordUrlButtonClick(ctx, template, choice.button, now);
   const reported =
     message.endpoint === 'marketing_messages' && now - message.acceptedAt <= CLICK_REPORTING_WINDOW_MS;
   if (!reported) return { url, click_id: null, webhook: false };

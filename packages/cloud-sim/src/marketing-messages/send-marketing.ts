@@ -4,6 +4,7 @@ import { sendTemplateMessage } from '../messages/send-message';
 import type { SendAnswer } from '../messages/send-message';
 import { parseSendRequest } from '../messages/validate-send';
 import type { PhoneNumber } from '../state';
+import { parseBidMultiplier } from '../templates/max-price';
 
 const TERMS_MESSAGE = 'You must accept the Marketing Messages Lite API terms to use the API.';
 
@@ -47,6 +48,7 @@ export function sendMarketingMessage(
 ): SendAnswer {
   if (params.type !== 'template') throw notATemplate();
   checkActivitySharing(params.message_activity_sharing);
+  parseBidMultiplier(params.bid_spec);
   const waba = ctx.state.findWaba(phone.wabaId);
   if (!waba || !ctx.state.marketingMessages.isOnboarded(waba.id, waba.businessId)) throw termsNotAccepted();
   const send = parseSendRequest(params);

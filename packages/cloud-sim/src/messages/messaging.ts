@@ -1,4 +1,5 @@
 import { BillingLedger } from '../pricing/billing-ledger';
+import { TemplateAnalyticsLedger } from '../templates/template-analytics-ledger';
 import { AcceptedLog } from './accepted-log';
 import { Faults } from './faults';
 import { MessageExpiry } from './message-expiry';
@@ -27,6 +28,8 @@ export class Messaging {
   readonly userIds = new UserIds();
   /** What Meta would bill: the template messages delivered, priced (pricing_analytics reads it). */
   readonly billing = new BillingLedger();
+  /** Per template and UTC day: sent, delivered, read and button taps (template_analytics reads it). */
+  readonly templateAnalytics = new TemplateAnalyticsLedger();
   /** Recipients whose messages stay `sent` (a phone that is off), kept on disk. */
   readonly unreachable = new UnreachableRecipients();
   readonly statuses: StatusEmitter;
@@ -35,7 +38,10 @@ export class Messaging {
 
   /** `onChange`: something the state file keeps changed outside a request (messages expired). */
   constructor(sink: PayloadSink, batch: () => BatchSettings, onChange: () => void = () => {}) {
-    this.statuses = new StatusEmitter(sink, batch, (event) => this.billing.observe(event));
+    this.statuses = new StatusEmitter(sink, batch, (event) => {
+      this.billing.observe(event);
+      this.templateAnalytics.observe(event);
+    });
     this.expiry = new MessageExpiry(
       new TtlClock(),
       (message, plan) => this.statuses.schedule(message, plan),
@@ -54,6 +60,7 @@ export class Messaging {
     this.userIds.clear();
     this.pacing.clear();
     this.billing.clear();
+    this.templateAnalytics.clear();
     this.expiry.clear();
     this.unreachable.clear();
   }

@@ -16,6 +16,7 @@ import { decideFate, planFor } from './send-fate';
 import type { MessageInfo } from './status-payload';
 import { templateShape } from './template-shape';
 import { effectiveTtlSeconds } from '../templates/time-to-live';
+import { maxPriceOfSend } from '../templates/max-price';
 import { checkParameters, parseSendRequest } from './validate-send';
 import type { SendEnvelope } from './validate-send';
 import type { FailureKind } from './message-errors';
@@ -50,6 +51,7 @@ export function sendTemplateMessage(
   if (template?.status === 'DISABLED') throw templateDisabled(template.name);
   if (template?.status !== 'APPROVED') throw templateDoesNotExist(send.templateName, send.languageCode);
   if (send.toBsuid && template.category === 'AUTHENTICATION') throw authenticationToBsuid();
+  const maxPrice = maxPriceOfSend(template, endpoint, params);
   const parameters = checkParameters(templateShape(template.components), send.components);
   for (const id of mediaIdsOf(send.components)) {
     if (!ctx.state.media.findFor(id, phone.id)) {
@@ -85,7 +87,11 @@ export function sendTemplateMessage(
     parameters,
   });
   const failure = fate.failure ?? (fate.held?.outcome === 'drop' ? 'paced-drop' : null);
-  const info = messageInfo(ctx, phone, portfolioId, send, wamid, template.category.toLowerCase(), failure);
+  const info = {
+    ...messageInfo(ctx, phone, portfolioId, send, wamid, template.category.toLowerCase(), failure),
+    templateId: template.id,
+    ...(maxPrice === undefined ? {} : { maxPrice }),
+  };
   const plan = planFor(ctx, fate, now);
   messaging.statuses.schedule(info, plan);
   messaging.expiry.watch(info, record, plan);

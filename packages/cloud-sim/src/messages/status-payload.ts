@@ -2,6 +2,7 @@ import { failureError } from './message-errors';
 import type { FailureKind } from './message-errors';
 import type { StatusName } from './status-plan';
 import { isBsuid } from './bsuid';
+import { maxPriceCharge } from '../templates/max-price';
 
 /** What a status webhook needs to know about the message it reports on. */
 export interface MessageInfo {
@@ -15,10 +16,14 @@ export interface MessageInfo {
   /** The template's category in lower case (`service` for any other message): origin and pricing category. */
   category: string;
   conversationId: string;
+  /** The template sent (template analytics counts its statuses); absent for other messages and older files. */
+  templateId?: string;
   /** The user's BSUID when the message went to a phone number (absent in state files older than it). */
   recipientUserId?: string;
   /** Why its `failed` status fails; absent (state files of earlier runs too) means undeliverable. */
   failure?: FailureKind;
+  /** Its max price per delivery (templates/max-price.ts), in the WABA's currency: MM API sends of such a template. */
+  maxPrice?: number;
 }
 
 export interface StatusEvent {
@@ -31,6 +36,16 @@ const CONVERSATION_SECONDS = 24 * 60 * 60;
 
 /** The category of a message that is not a template: a reply in a customer service window, which is free. */
 export const SERVICE_CATEGORY = 'service';
+
+/**
+ * Meta: with a max price, the delivered (and read) status's `pricing` carries `cost: {amount, currency}`, the
+ * estimated charge in currency units. The sandbox posts pricing on sent and delivered only, so the cost rides
+ * on delivered; the sandbox's WABAs are all billed in USD.
+ */
+function deliveredCost(message: MessageInfo, status: StatusName) {
+  const amount = status === 'delivered' ? maxPriceCharge(message) : undefined;
+  return amount === undefined ? {} : { cost: { amount, currency: 'USD' } };
+}
 
 /** One entry of `value.statuses[]`, as Meta sends it: every timestamp a string. */
 export function statusObject(event: StatusEvent) {
@@ -63,7 +78,13 @@ export function statusObject(event: StatusEvent) {
           pricing:
             message.category === SERVICE_CATEGORY
               ? { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' }
-              : { billable: true, pricing_model: 'PMP', category: message.category, type: 'regular' },
+              : {
+                  billable: true,
+                  pricing_model: 'PMP',
+                  category: message.category,
+                  type: 'regular',
+                  ...deliveredCost(message, status),
+                },
         }
       : {}),
     ...(status === 'failed' ? { errors: [failureError(message.failure ?? 'undeliverable')] } : {}),

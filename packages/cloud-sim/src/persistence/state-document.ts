@@ -6,6 +6,7 @@ import type { SavedUserIds } from '../messages/user-ids';
 import type { SavedStatuses } from '../messages/status-emitter';
 import type { StateRecords } from '../state';
 import type { PendingReview } from '../templates/review-scheduler';
+import type { SavedTemplateAnalytics } from '../templates/template-analytics-ledger';
 import type { StoredTemplate } from '../templates/template-store';
 import type { UploadSession } from '../uploads/upload-store';
 import type { SavedDelivery } from '../webhooks/webhook-sender';
@@ -35,6 +36,8 @@ export interface StateDocument {
   expiries?: SavedExpiries;
   /** Recipients a test made unreachable (absent in older files). */
   unreachableRecipients?: string[];
+  /** Template analytics' counts per template and day (absent in older files). */
+  templateAnalytics?: SavedTemplateAnalytics;
 }
 
 /** The document plus the upload bytes, taken in one synchronous step so both describe the same moment. */
@@ -60,6 +63,7 @@ export function captureState(ctx: SandboxContext): CapturedState {
       userIds: ctx.messaging.userIds.save(),
       expiries: ctx.messaging.expiry.save(),
       unreachableRecipients: ctx.messaging.unreachable.list(),
+      templateAnalytics: ctx.messaging.templateAnalytics.save(),
     },
     uploadBytes: new Map(sessions.map((s) => [s.id, { offset: s.offset, chunks: [...s.chunks] }])),
   };
@@ -87,6 +91,8 @@ export function restoreState(
   }
   ctx.messaging.reach.restore(document.reach);
   ctx.messaging.userIds.restore(document.userIds);
+  // Before the statuses resume: those still to come count on top of the saved counts.
+  ctx.messaging.templateAnalytics.restore(document.templateAnalytics);
   ctx.webhooks.resume(document.webhooks);
   ctx.messaging.statuses.restore(document.statuses);
   ctx.messaging.unreachable.restore(document.unreachableRecipients);

@@ -1,6 +1,7 @@
 import { SERVICE_CATEGORY } from '../messages/status-payload';
 import type { StatusEvent } from '../messages/status-payload';
 import { priceDelivered } from './meta-rates';
+import { maxPriceCharge } from '../templates/max-price';
 
 /** One message Meta charged for: a template message the sandbox delivered, priced when it was delivered. */
 export interface BilledMessage {
@@ -40,7 +41,8 @@ export class BillingLedger {
       pricingCategory: message.category.toUpperCase(),
       pricingType: 'REGULAR',
       deliveredAt: event.timestamp,
-      cost,
+      // A max-price message costs what its delivered status said (templates/max-price.ts).
+      cost: maxPriceCharge(message) ?? cost,
     });
   }
 

@@ -8,7 +8,9 @@ import type { AccessToken } from '../state';
 import { duplicateTemplate, templateLimitReached, templateNotFound } from '../templates/template-errors';
 import { templateNode } from '../templates/template-node';
 import type { HandleResolver } from '../templates/validate-template';
+import { applyLinkTrackingOptOut, readLinkTrackingOptOut } from '../templates/template-link-tracking';
 import { validateTemplateDefinition } from '../templates/validate-template';
+import { requireMmApiOnboarding } from '../templates/max-price';
 
 interface IdParams {
   Params: { id: string };
@@ -50,6 +52,10 @@ export function registerMessageTemplateRoutes(app: FastifyInstance, ctx: Sandbox
     const waba = grantedWaba(token, ctx.state, request.params.id, 'POST');
     const params = requestParams(request);
     const definition = validateTemplateDefinition(params, handleResolver(ctx, token));
+    const optedOut = readLinkTrackingOptOut(params);
+    if (definition.maxPriceBidAmount !== undefined) {
+      requireMmApiOnboarding(ctx.state.marketingMessages.isOnboarded(waba.id, waba.businessId));
+    }
     const templates = ctx.state.templates;
     if (templates.findByNameAndLanguage(waba.id, definition.name, definition.language)) {
       throw duplicateTemplate(definition.language);
@@ -59,6 +65,7 @@ export function registerMessageTemplateRoutes(app: FastifyInstance, ctx: Sandbox
       throw templateLimitReached(MAX_TEMPLATES_PER_WABA);
     }
     const template = templates.create(ctx.state.newId(), waba.id, definition);
+    applyLinkTrackingOptOut(template, optedOut);
     ctx.reviews.schedule(template.id);
     const result = { id: template.id, status: template.status, category: template.category };
     await ctx.log.append({ method: 'POST', path: `/${waba.id}/message_templates`, body: params, result });

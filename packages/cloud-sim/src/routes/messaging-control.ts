@@ -10,6 +10,7 @@ import { isBsuid } from '../messages/bsuid';
 import { inboundPayload } from '../messages/status-payload';
 import type { InboundMessage } from '../messages/status-payload';
 import { requestParams, stringParam } from '../request-params';
+import { recordQuickReplyTap } from '../templates/template-analytics';
 import { webhookTarget } from '../webhooks/webhook-target';
 
 const LEVELS = ['STANDARD', 'HIGH'] as const;
@@ -139,6 +140,10 @@ export function registerMessagingControlRoutes(app: FastifyInstance, ctx: Sandbo
             contextId: stringParam(params, 'context_id') ?? null,
           }
         : { type: 'text', body: text ?? '' };
+    // A quick-reply tap answering a template message counts in that template's analytics.
+    if (content.type === 'button' && content.contextId !== null) {
+      recordQuickReplyTap(ctx, content.contextId, content.text, Date.now());
+    }
     const sender = from ?? (userId as string);
     const wamid = messaging.wamids.next(sender);
     const now = Date.now();

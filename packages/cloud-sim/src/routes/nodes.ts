@@ -8,7 +8,8 @@ import { businessNode } from '../marketing-messages/onboarding-fields';
 import { templateNode } from '../templates/template-node';
 import { grantedMedia, mediaNode } from './media';
 import { wabaWithFields } from './pricing-analytics';
-import { editTemplate, grantedTemplate } from './template-node-routes';
+import { editTemplateWithLinkTracking, postWabaNode } from './template-analytics';
+import { grantedTemplate } from './template-node-routes';
 import { appendUpload, uploadStatus } from './uploads';
 
 interface IdParams {
@@ -45,8 +46,13 @@ export function registerNodeRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const { id } = request.params;
     if (isUploadId(id)) return appendUpload(ctx, request, id);
     const token = authenticate(request, ctx.state);
+    const waba = ctx.state.findWaba(id);
+    if (waba && token.wabaIds.includes(waba.id)) {
+      const updated = await postWabaNode(ctx, request, waba);
+      if (updated) return updated;
+    }
     const template = grantedTemplate(ctx, token, id);
-    if (template) return editTemplate(ctx, request, token, template);
+    if (template) return editTemplateWithLinkTracking(ctx, request, token, template);
     throw unsupportedRequest('POST', id);
   });
 }

@@ -7,6 +7,7 @@ import { wabaOnboardingFields } from '../marketing-messages/onboarding-fields';
 import { modifiersOf, readAnalyticsQuery, splitTopLevel } from '../pricing/analytics-params';
 import { pricingAnalytics } from '../pricing/pricing-analytics';
 import type { Waba } from '../state';
+import { templateAnalyticsFields } from './template-analytics';
 
 interface EdgeRequest {
   Params: { id: string };
@@ -19,7 +20,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /**
  * `GET /{waba-id}?fields=…`: the WABA node with its plain fields, plus `pricing_analytics` when one of the
  * fields is `pricing_analytics.start(…)…` (Meta's documented way to read it). Filters are checked first, so a bad
- * granularity or range answers Graph's error rather than a node without its analytics.
+ * granularity or range answers Graph's error rather than a node without its analytics. `template_analytics` and
+ * `is_enabled_for_insights` are answered beside it (template-analytics.ts).
  */
 export function wabaWithFields(ctx: SandboxContext, waba: Waba, fields: string | undefined) {
   const parts = fields === undefined ? [] : splitTopLevel(fields);
@@ -28,6 +30,7 @@ export function wabaWithFields(ctx: SandboxContext, waba: Waba, fields: string |
   const node = {
     ...pickFields(wabaNode(waba), analytics && plain === '' ? 'id' : fields && plain),
     ...wabaOnboardingFields(ctx, waba, parts),
+    ...templateAnalyticsFields(ctx, waba, parts),
   };
   if (analytics === undefined) return node;
   const modifiers = modifiersOf(analytics);

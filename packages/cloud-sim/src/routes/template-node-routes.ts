@@ -7,10 +7,13 @@ import { templateError, templateNotEditable } from '../templates/template-errors
 import type { MessageTemplate } from '../templates/template-store';
 import { changeTemplateStatus } from '../templates/template-status-change';
 import { parseTimeToLive } from '../templates/time-to-live';
+import { editedMaxPrice, refuseBidSpec, requireMmApiOnboarding } from '../templates/max-price';
 import { validateCategory, validateComponents } from '../templates/validate-template';
 import { handleResolver } from './message-templates';
 
 const EDITABLE = new Set(['APPROVED', 'REJECTED', 'PAUSED']);
+/** The keys of an edit that changes only the max price (name and language may be repeated unchanged). */
+const MAX_PRICE_EDIT_KEYS = new Set(['optimization_spec', 'name', 'language', 'access_token']);
 
 /** The template a token may see under this id, if any (another WABA's template is invisible). */
 export function grantedTemplate(
@@ -26,7 +29,8 @@ export function grantedTemplate(
  * `POST /{template-id}`: Meta edits only APPROVED, REJECTED or PAUSED templates, replaces the components
  * wholesale, keeps name and language, keeps an approved template's category, and reviews it again. The
  * time-to-live may be changed alone; a category change without one resets it, as Meta resets it when it
- * re-categorises a template (the old value may not fit the new category's range).
+ * re-categorises a template (the old value may not fit the new category's range). The max price
+ * (`optimization_spec`, max-price.ts) may be changed alone too, without a new review.
  */
 export async function editTemplate(
   ctx: SandboxContext,
@@ -43,9 +47,11 @@ export async function editTemplate(
     }
   }
   if (!EDITABLE.has(template.status)) throw templateNotEditable(template.status);
+  refuseBidSpec(params);
   const hasComponents = params.components !== undefined;
   const hasCategory = params.category !== undefined;
-  if (!hasComponents && !hasCategory && params.message_send_ttl_seconds === undefined) {
+  const hasMaxPrice = params.optimization_spec !== undefined;
+  if (!hasComponents && !hasCategory && params.message_send_ttl_seconds === undefined && !hasMaxPrice) {
     throw missingParameter('components');
   }
   const category = hasCategory ? validateCategory(params.category) : template.category;
@@ -64,12 +70,24 @@ export async function editTemplate(
       : category === template.category
         ? (template.messageSendTtlSeconds ?? null)
         : null;
+  const maxPrice = editedMaxPrice(params.optimization_spec, template.maxPriceBidAmount, category);
+  if (hasMaxPrice) {
+    const waba = ctx.state.findWaba(template.wabaId);
+    requireMmApiOnboarding(!!waba && ctx.state.marketingMessages.isOnboarded(waba.id, waba.businessId));
+  }
+  // Meta counts a max price change apart from content edits: alone, it sends nothing back to review.
+  const maxPriceOnly = hasMaxPrice && Object.keys(params).every((key) => MAX_PRICE_EDIT_KEYS.has(key));
   template.components = components;
   template.category = category;
   if (ttl === null) delete template.messageSendTtlSeconds;
   else template.messageSendTtlSeconds = ttl;
-  changeTemplateStatus(ctx, template, 'PENDING', null);
-  ctx.reviews.schedule(template.id);
+  if (maxPrice === undefined) delete template.maxPriceBidAmount;
+  else template.maxPriceBidAmount = maxPrice;
+  if (maxPriceOnly) template.lastUpdatedTime = new Date();
+  else {
+    changeTemplateStatus(ctx, template, 'PENDING', null);
+    ctx.reviews.schedule(template.id);
+  }
   const result = { success: true as const };
   await ctx.log.append({ method: 'POST', path: `/${template.id}`, body: params, result });
   return result;

@@ -1,3 +1,5 @@
+import { optimizationSpecNode } from './max-price';
+import { linkTrackingField } from './template-link-tracking';
 import type { MessageTemplate } from './template-store';
 
 /** Graph renders times as "2024-05-01T10:00:00+0000". */
@@ -21,6 +23,11 @@ export function templateNode(template: MessageTemplate) {
     ...(template.messageSendTtlSeconds === undefined
       ? {}
       : { message_send_ttl_seconds: template.messageSendTtlSeconds }),
+    // Only on a template with a max price (Meta: `fields=optimization_spec`); absent means the rate card.
+    ...(template.maxPriceBidAmount === undefined
+      ? {}
+      : { optimization_spec: optimizationSpecNode(template.maxPriceBidAmount) }),
+    ...linkTrackingField(template),
     last_updated_time: graphTime(template.lastUpdatedTime),
   };
 }

@@ -1,3 +1,4 @@
+import { optimizationSpecNode } from './max-price';
 import type { TemplateCategory, TemplateComponent, TemplateDefinition } from './validate-template';
 
 export const TEMPLATE_STATUSES = [
@@ -34,6 +35,10 @@ export interface MessageTemplate {
   components: TemplateComponent[];
   /** Its own time-to-live (time-to-live.ts); absent (also in older state files): the category's default. */
   messageSendTtlSeconds?: number;
+  /** Its max price, `optimization_spec.bid_amount` (max-price.ts); absent (also in older state files): none. */
+  maxPriceBidAmount?: number;
+  /** `cta_url_link_tracking_opted_out`: true, its URL buttons' clicks are not counted (template-link-tracking.ts). */
+  ctaUrlLinkTrackingOptedOut?: boolean;
   status: TemplateStatus;
   rejectedReason: RejectionReason | 'NONE';
   /** Set at the first approval; Meta scores a template only once it is in use. */
@@ -155,6 +160,9 @@ export class TemplateStore {
         ...(t.messageSendTtlSeconds === undefined
           ? {}
           : { message_send_ttl_seconds: t.messageSendTtlSeconds }),
+        ...(t.maxPriceBidAmount === undefined
+          ? {}
+          : { optimization_spec: optimizationSpecNode(t.maxPriceBidAmount) }),
         components: t.components,
       }));
   }

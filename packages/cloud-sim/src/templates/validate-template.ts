@@ -3,6 +3,7 @@ import { TEMPLATE_LANGUAGES } from './languages';
 import { TEMPLATE_SUBCODES, templateError } from './template-errors';
 import { checkPositionalVariables, variableMarkers } from './template-variables';
 import { parseTimeToLive } from './time-to-live';
+import { parseOptimizationSpec, refuseBidSpec } from './max-price';
 
 const TEMPLATE_CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
@@ -39,6 +40,8 @@ export interface TemplateDefinition {
   components: TemplateComponent[];
   /** The template's own time-to-live (time-to-live.ts); absent: its category's default. */
   messageSendTtlSeconds?: number;
+  /** Its max price, Meta's `optimization_spec.bid_amount` (max-price.ts); absent: the rate card. */
+  maxPriceBidAmount?: number;
 }
 
 const HEADER_MEDIA: Record<string, { types: string[]; maxBytes: number }> = {
@@ -348,6 +351,9 @@ export function validateTemplateDefinition(
     params.message_send_ttl_seconds === undefined
       ? null
       : parseTimeToLive(params.message_send_ttl_seconds, category);
+  refuseBidSpec(params);
+  const maxPrice =
+    params.optimization_spec === undefined ? null : parseOptimizationSpec(params.optimization_spec, category);
   return {
     name,
     language,
@@ -355,5 +361,6 @@ export function validateTemplateDefinition(
     parameterFormat: 'POSITIONAL',
     components: validateComponents(params.components, resolveHandle),
     ...(ttl === null ? {} : { messageSendTtlSeconds: ttl }),
+    ...(maxPrice === null ? {} : { maxPriceBidAmount: maxPrice }),
   };
 }
