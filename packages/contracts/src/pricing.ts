@@ -19,8 +19,13 @@ export const CostEstimateResponseSchema = z
     /** The template's category as priced (marketing, utility, authentication); null without a template. */
     category: z.string().nullable(),
     recipients: z.number().int(),
-    /** recipients × the rate of their market; null without a template (no category to price). */
+    /**
+     * recipients × the rate of their market; null without a template (no category to price). With a max price,
+     * recipients × that price: the most Meta would charge.
+     */
     total: z.number().nullable(),
+    /** The template's maximum price in USD per delivered message (Meta charges it or less); null: the rate card. */
+    max_price: z.number().nullable().optional(),
     markets: z.array(MarketCostSchema),
     /** The rate card: where its figures come from and the date of the rates used. */
     rate_card: z.object({ source: z.string(), effective_from: z.string().nullable() }),

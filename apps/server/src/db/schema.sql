@@ -496,9 +496,11 @@ CREATE TABLE templates (
     pending_category text,
     pending_category_at timestamp with time zone,
     message_send_ttl_seconds integer,
+    max_price_bid_amount integer,
     CONSTRAINT templates_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT templates_meta_template_id_key UNIQUE (waba_account_id, meta_template_id),
     CONSTRAINT templates_waba_account_id_name_language_key UNIQUE (waba_account_id, name, language),
+    CONSTRAINT templates_max_price_bid_amount_check CHECK (((max_price_bid_amount IS NULL) OR (max_price_bid_amount > 0))),
     CONSTRAINT templates_message_send_ttl_seconds_check CHECK (((message_send_ttl_seconds IS NULL) OR ((message_send_ttl_seconds >= 43200) AND (message_send_ttl_seconds <= 2592000)))),
     CONSTRAINT templates_media_id_fkey FOREIGN KEY (waba_account_id, media_id) REFERENCES template_media(waba_account_id, id) ON DELETE SET NULL (media_id),
     CONSTRAINT templates_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
@@ -531,6 +533,7 @@ CREATE TABLE waba_accounts (
     mm_api_status text,
     mm_api_status_since timestamp with time zone,
     mm_api_requested_at timestamp with time zone,
+    template_insights_enabled_at timestamp with time zone,
     CONSTRAINT waba_accounts_pkey PRIMARY KEY (id),
     CONSTRAINT waba_accounts_waba_id_key UNIQUE (waba_id),
     CONSTRAINT waba_accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE

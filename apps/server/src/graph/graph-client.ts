@@ -72,6 +72,16 @@ export interface GraphPricingAnalytics {
   pricing_analytics?: { data?: { data_points?: { volume?: number; cost?: number }[] }[] };
 }
 
+/** `GET /{waba-id}/template_analytics` as Meta answers it: daily points per template, `clicked` per button. */
+export interface GraphTemplateAnalytics {
+  data?: {
+    data_points?: {
+      template_id?: string;
+      clicked?: { type?: string; button_content?: string; count?: number }[];
+    }[];
+  }[];
+}
+
 export interface GraphClientOptions {
   baseUrl: string;
   version: string;
@@ -127,6 +137,29 @@ export class GraphClient {
   getPricingAnalytics(token: string, wabaId: string, filters: string): Promise<GraphPricingAnalytics> {
     const fields = encodeURIComponent(`currency,pricing_analytics${filters}`);
     return this.request('GET', `/${encodeURIComponent(wabaId)}?fields=${fields}`, token);
+  }
+
+  /** Meta counts template analytics only once a WABA has confirmed them (it cannot be undone). */
+  enableTemplateInsights(token: string, wabaId: string): Promise<unknown> {
+    return this.request('POST', `/${encodeURIComponent(wabaId)}?is_enabled_for_insights=true`, token, {});
+  }
+
+  /** One template's button taps (CLICKED) per day over [start, end), Unix seconds. */
+  getTemplateClicks(
+    token: string,
+    wabaId: string,
+    templateId: string,
+    start: number,
+    end: number,
+  ): Promise<GraphTemplateAnalytics> {
+    const query = new URLSearchParams({
+      start: String(start),
+      end: String(end),
+      granularity: 'DAILY',
+      metric_types: JSON.stringify(['CLICKED']),
+      template_ids: JSON.stringify([templateId]),
+    });
+    return this.request('GET', `/${encodeURIComponent(wabaId)}/template_analytics?${query}`, token);
   }
 
   async listPhoneNumbers(token: string, wabaId: string): Promise<GraphPhoneNumber[]> {

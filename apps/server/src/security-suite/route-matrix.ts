@@ -86,6 +86,7 @@ export const PATH_SAMPLES: Record<string, Record<string, ParamSample>> = {
   '/recipient/tags/{id}/': { id: 'tag' },
   '/meta/templates/{id}/': { id: 'template' },
   '/meta/templates/{id}/submit/': { id: 'draftTemplate' },
+  '/meta/templates/{id}/clicks/': { id: 'template' },
   '/meta/templates/media/{id}/': { id: 'media' },
   '/broadcast/{id}/{action}/': { id: 'broadcast', action: { value: 'cancel' } },
   '/broadcast/{id}/recipients/': { id: 'broadcast' },

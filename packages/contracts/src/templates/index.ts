@@ -12,3 +12,5 @@ export * from './variables';
 export * from './sync';
 export * from './lifecycle-notes';
 export * from './time-to-live';
+export * from './max-price';
+export * from './template-clicks';

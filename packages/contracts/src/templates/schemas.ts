@@ -96,6 +96,8 @@ export const TemplatePayloadSchema = z
     static_variables: StaticVariablesSchema.optional(),
     /** A marketing template's time-to-live in seconds (time-to-live.ts); absent or null: Meta's default. */
     message_send_ttl_seconds: z.number().int().nullable().optional(),
+    /** A marketing template's maximum price (max-price.ts): US cents per 1,000 deliveries; absent or null: none. */
+    max_price_bid_amount: z.number().int().nullable().optional(),
   })
   .meta({ id: 'TemplatePayload' });
 
@@ -159,6 +161,8 @@ export const TemplateListItemSchema = z
     components: z.array(z.string()),
     /** The template's own time-to-live in seconds; null: Meta's default for its category. */
     message_send_ttl_seconds: z.number().int().nullable().optional(),
+    /** The template's maximum price (US cents per 1,000 deliveries); null: the rate card. */
+    max_price_bid_amount: z.number().int().nullable().optional(),
     ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateListItem' });
@@ -197,6 +201,7 @@ export const TemplateDetailSchema = z
     status: z.string().optional(),
     rejected_reason: z.string().nullable().optional(),
     message_send_ttl_seconds: z.number().int().nullable().optional(),
+    max_price_bid_amount: z.number().int().nullable().optional(),
     ...TemplateLifecycleFields,
   })
   .meta({ id: 'TemplateDetail' });

@@ -14,6 +14,7 @@ import { templateNameError } from './name';
 import { previewSampleValue } from './preview';
 import { distinctVariables, findVariables, hasIncompleteVariable, renumberBodyVariables } from './variables';
 import { timeToLiveError } from './time-to-live';
+import { maxPriceError } from './max-price';
 
 /**
  * Field names of the errors: 'name', 'category', 'language', 'components', 'components.{i}', 'header.format',
@@ -150,6 +151,8 @@ export function validateTemplatePayload(
   if (!isTemplateLanguage(own(payload, 'language'))) add('language', TEMPLATE_MESSAGES.languageInvalid);
   const ttlError = timeToLiveError(own(payload, 'message_send_ttl_seconds'), own(payload, 'category'));
   if (ttlError) add('message_send_ttl_seconds', ttlError);
+  const maxPriceProblem = maxPriceError(own(payload, 'max_price_bid_amount'), own(payload, 'category'));
+  if (maxPriceProblem) add('max_price_bid_amount', maxPriceProblem);
 
   const components = own(payload, 'components');
   if (!Array.isArray(components)) {

@@ -2,7 +2,13 @@
 export { audienceByPrefix, NUMBER_PREFIX } from './audience/audience-counts';
 export { freshenCounts, lockBroadcasts } from './broadcast-counts';
 export { findTemplate, requestAudience, sendingNumber } from './audience/broadcast-estimate';
-export { deleteForRetention, noteClickComponent, recordFirstClicks, type FirstClick } from './message-rows';
+export {
+  deleteForRetention,
+  noteClickComponent,
+  recordFirstClicks,
+  trackedClicksOfTemplate,
+  type FirstClick,
+} from './message-rows';
 export { moveUnsentMessages } from './message-rows/number-moves';
 export { applyMessageStatuses, broadcastWrites } from './statuses/message-status-webhooks';
 export { setPortfolioTier } from './sending/messaging-limit';

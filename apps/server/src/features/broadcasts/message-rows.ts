@@ -58,7 +58,12 @@ export {
   retireLimited,
 } from './message-rows/outcomes';
 export { deleteForRetention, insertAudience, insertAudienceSlice } from './message-rows/lifecycle';
-export { noteClickComponent, recordFirstClicks, type FirstClick } from './message-rows/clicks';
+export {
+  noteClickComponent,
+  recordFirstClicks,
+  trackedClicksOfTemplate,
+  type FirstClick,
+} from './message-rows/clicks';
 export {
   STATUS_MOVES_ROW,
   STATUS_TARGETS_SQL,

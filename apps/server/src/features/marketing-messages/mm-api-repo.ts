@@ -55,9 +55,21 @@ export async function markRequested(db: Queryable, accountId: number): Promise<v
   await db.query('update waba_accounts set mm_api_requested_at = now() where id = $1', [accountId]);
 }
 
-/** The rule, over a template `t`, its account `w` and the account's settings `s`. */
+/** Whether Meta last said the account may send through the Marketing Messages API. */
+export async function isMmApiOnboarded(db: Queryable, accountId: number): Promise<boolean> {
+  const { rows } = await db.query<{ onboarded: boolean }>(
+    `select mm_api_status = 'ONBOARDED' as onboarded from waba_accounts where id = $1`,
+    [accountId],
+  );
+  return rows[0]?.onboarded ?? false;
+}
+
+/**
+ * The rule, over a template `t`, its account `w` and the account's settings `s`. A template with a max price goes
+ * through the MM API whatever the setting: Cloud API refuses it.
+ */
 const ENDPOINT = `case when upper(t.category) = 'MARKETING' and w.mm_api_status = 'ONBOARDED'
-                            and coalesce(s.marketing_via_mm_api, true)
+                            and (coalesce(s.marketing_via_mm_api, true) or t.max_price_bid_amount is not null)
                        then 'marketing_messages' else 'messages' end`;
 
 /**

@@ -1,4 +1,5 @@
 import {
+  maxPriceDollars,
   sampleSize,
   type BroadcastCost,
   type BroadcastEstimateRequest,
@@ -69,10 +70,13 @@ export class PricingService {
     }
     const day = today();
     const category = template ? rateCategory(template.category) : null;
+    // Meta charges a max price or less for every delivery, whatever the market.
+    const maxPrice =
+      marketing && template?.max_price_bid_amount ? maxPriceDollars(template.max_price_bid_amount) : null;
     const lines = new Map<string, MarketCost>();
     for (const [market, n] of byMarket) {
       const messages = sampleSize(n, percentage);
-      if (category) addTo(lines, market, messages, rateOn(this.card, market, category, day) ?? 0);
+      if (category) addTo(lines, market, messages, maxPrice ?? rateOn(this.card, market, category, day) ?? 0);
       else lines.set(market, { market, messages, rate: null, cost: 0 });
     }
     const markets = sortedLines(lines);
@@ -83,6 +87,7 @@ export class PricingService {
       total: category ? money(markets.reduce((sum, line) => sum + line.cost, 0)) : null,
       markets,
       rate_card: { source: this.card.source, effective_from: cardDateOn(this.card, day) },
+      max_price: maxPrice,
     };
   }
 

@@ -1,4 +1,4 @@
-import { resolveVariableExamples, type TemplatePayload } from '@herald/contracts';
+import { MAX_PRICE, resolveVariableExamples, type TemplatePayload } from '@herald/contracts';
 
 type Component = Record<string, unknown> & { type: string };
 
@@ -36,7 +36,15 @@ export function toMetaTemplate(payload: TemplatePayload, headerHandle: string | 
     ...(payload.message_send_ttl_seconds
       ? { message_send_ttl_seconds: payload.message_send_ttl_seconds }
       : {}),
+    ...(payload.max_price_bid_amount
+      ? { optimization_spec: optimizationSpec(payload.max_price_bid_amount) }
+      : {}),
   };
+}
+
+/** Meta's max price on a template: the bid per 1,000 deliveries and the one strategy Meta documents. */
+export function optimizationSpec(bidAmount: number) {
+  return { bid_amount: bidAmount, bid_strategy: MAX_PRICE.bidStrategy };
 }
 
 /** The media header's format of a payload, when it has one. */

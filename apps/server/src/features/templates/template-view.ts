@@ -34,6 +34,7 @@ export function toListItem(row: TemplateRow): TemplateListItem {
       : null,
     components: summariseComponents(row.components),
     message_send_ttl_seconds: row.message_send_ttl_seconds,
+    max_price_bid_amount: row.max_price_bid_amount,
     ...lifecycleOf(row),
   };
 }

@@ -25,12 +25,13 @@ export interface TemplateRow {
   pending_category: string | null;
   pending_category_at: Date | null;
   message_send_ttl_seconds: number | null;
+  max_price_bid_amount: number | null;
 }
 
 const COLUMNS = `id::int, meta_template_id, name, language, category, status, rejected_reason, quality_score,
   quality_score_date, components, static_variables, dynamic_variables, media_id::int, updated_at,
   rejection_detail, rejection_recommendation, locked, flagged_at, pending_category, pending_category_at,
-  message_send_ttl_seconds`;
+  message_send_ttl_seconds, max_price_bid_amount`;
 
 export type TemplateSort = 'latest' | 'oldest' | 'name';
 
@@ -102,6 +103,8 @@ export interface TemplateWrite {
   mediaId: number | null;
   /** Null: Meta's default for the category. */
   timeToLiveSeconds?: number | null;
+  /** Meta's bid_amount (US cents per 1,000 deliveries); null: the rate card. */
+  maxPriceBidAmount?: number | null;
 }
 
 export async function insertTemplate(
@@ -111,8 +114,9 @@ export async function insertTemplate(
 ): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `insert into templates (waba_account_id, name, language, category, status, meta_template_id, components,
-                            static_variables, dynamic_variables, media_id, message_send_ttl_seconds)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id::int`,
+                            static_variables, dynamic_variables, media_id, message_send_ttl_seconds,
+                            max_price_bid_amount)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id::int`,
     [
       wabaAccountId,
       t.name,
@@ -125,6 +129,7 @@ export async function insertTemplate(
       JSON.stringify(t.dynamicVariables ?? {}),
       t.mediaId,
       t.timeToLiveSeconds ?? null,
+      t.maxPriceBidAmount ?? null,
     ],
   );
   return rows[0]!.id;
@@ -139,7 +144,7 @@ export async function updateTemplate(
   await db.query(
     `update templates set name = $3, language = $4, category = $5, status = $6, meta_template_id = $7,
             components = $8, static_variables = $9, dynamic_variables = $10, media_id = coalesce($11, media_id),
-            message_send_ttl_seconds = $12,
+            message_send_ttl_seconds = $12, max_price_bid_amount = $13,
             rejected_reason = null, rejection_detail = null, rejection_recommendation = null, updated_at = now()
       where waba_account_id = $1 and id = $2`,
     [
@@ -155,6 +160,7 @@ export async function updateTemplate(
       JSON.stringify(t.dynamicVariables ?? {}),
       t.mediaId,
       t.timeToLiveSeconds ?? null,
+      t.maxPriceBidAmount ?? null,
     ],
   );
 }

@@ -15,8 +15,10 @@ import { GraphApiError, type GraphClient } from '../../graph/graph-client';
 import { HttpError } from '../../http-error';
 import type { SecretBox } from '../../security/secret-box';
 import type { OwnedWaba } from '../../owned-waba';
+import { isMmApiOnboarded } from '../marketing-messages/index';
 import { readAccountSettings } from '../settings/index';
 import { mediaHeaderFormat, toMetaTemplate } from './meta-template';
+import { maxPriceEdit, maxPriceOf, maxPriceRefusal, onlyMaxPriceChanged } from './template-max-price';
 
 /** A payload's own time-to-live; null keeps Meta's default. */
 const ttlOf = (payload: TemplatePayload): number | null => payload.message_send_ttl_seconds ?? null;
@@ -106,6 +108,7 @@ export class TemplatesService {
       static_variables: row.static_variables as TemplateDetail['static_variables'],
       media_url: row.media_id ? `/meta/templates/media/${row.media_id}/` : null,
       message_send_ttl_seconds: row.message_send_ttl_seconds,
+      max_price_bid_amount: row.max_price_bid_amount,
       ...lifecycleOf(row),
     };
   }
@@ -116,6 +119,7 @@ export class TemplatesService {
       hasHeaderFile: file !== null,
     });
     const media = this.checkMedia(payload, file);
+    await this.checkMaxPrice(waba, payload, null);
     if (settings.require_template_approval) {
       // 'Require Approval for New Templates': Meta sees nothing until someone presses Submit on the draft
       // (submit uploads the stored header file then).
@@ -149,6 +153,8 @@ export class TemplatesService {
       throw HttpError.field(409, 'status', 'This template is locked by Meta and cannot be edited');
     const payload = this.validate(rawPayload, { hasHeaderFile: file !== null || existing.media_id !== null });
     const media = this.checkMedia(payload, file);
+    await this.checkMaxPrice(waba, payload, existing);
+    const priceOnly = media === null && onlyMaxPriceChanged(payload, existing);
     let status = existing.status;
     let headerHandle: string | null = null;
     if (existing.meta_template_id) {
@@ -164,21 +170,26 @@ export class TemplatesService {
         else if (mediaHeaderFormat(payload) && existing.media_id)
           headerHandle = await this.reuploadStoredMedia(waba, token, existing.media_id);
         const meta = toMetaTemplate(payload, headerHandle);
-        await this.deps.graph.editTemplate(token, existing.meta_template_id, {
-          components: meta.components,
-          ...(payload.category !== existing.category ? { category: payload.category } : {}),
-          // Meta changes a marketing template's TTL through the same edit; Meta's default again is its
-          // maximum. A template leaving marketing sends none (Meta's bounds differ for the others).
-          ...(payload.category === 'MARKETING' && ttlOf(payload) !== existing.message_send_ttl_seconds
-            ? { message_send_ttl_seconds: ttlOf(payload) ?? MARKETING_TTL.defaultSeconds }
-            : {}),
-        });
+        if (priceOnly) {
+          // Meta does not review a max price: sent alone, the template keeps its status.
+          await this.deps.graph.editTemplate(token, existing.meta_template_id, maxPriceEdit(payload, null));
+        } else
+          await this.deps.graph.editTemplate(token, existing.meta_template_id, {
+            components: meta.components,
+            ...(payload.category !== existing.category ? { category: payload.category } : {}),
+            // Meta changes a marketing template's TTL through the same edit; Meta's default again is its
+            // maximum. A template leaving marketing sends none (Meta's bounds differ for the others).
+            ...(payload.category === 'MARKETING' && ttlOf(payload) !== existing.message_send_ttl_seconds
+              ? { message_send_ttl_seconds: ttlOf(payload) ?? MARKETING_TTL.defaultSeconds }
+              : {}),
+            ...maxPriceEdit(payload, existing.max_price_bid_amount),
+          });
       } catch (error) {
         if (cloudApiDown(error))
           throw new HttpError(502, 'The WhatsApp Cloud API could not be reached; try again.');
         throw metaRefusal(error);
       }
-      status = 'PENDING';
+      if (!priceOnly) status = 'PENDING';
     }
     await withTransaction(this.deps.pool, async (client) => {
       const mediaId = media ? await insertMedia(client, waba.id, { ...media, headerHandle }) : null;
@@ -193,6 +204,7 @@ export class TemplatesService {
         dynamicVariables: payload.dynamic_variables,
         mediaId,
         timeToLiveSeconds: ttlOf(payload),
+        maxPriceBidAmount: maxPriceOf(payload),
       });
     }).catch((error) => {
       throw this.conflictFrom(error);
@@ -214,6 +226,7 @@ export class TemplatesService {
         static_variables: row.static_variables,
         dynamic_variables: row.dynamic_variables,
         message_send_ttl_seconds: row.message_send_ttl_seconds,
+        max_price_bid_amount: row.max_price_bid_amount,
       },
       { hasHeaderFile: row.media_id !== null },
     );
@@ -294,6 +307,12 @@ export class TemplatesService {
     return parsed.data;
   }
 
+  /** A max price Meta would not take is refused before Meta is called (template-max-price.ts). */
+  private async checkMaxPrice(waba: OwnedWaba, payload: TemplatePayload, existing: TemplateRow | null) {
+    const problem = await maxPriceRefusal(payload, existing, () => isMmApiOnboarded(this.deps.pool, waba.id));
+    if (problem) throw HttpError.field(400, 'max_price_bid_amount', problem);
+  }
+
   private checkMedia(payload: TemplatePayload, file: UploadedFile | null): UploadedFile | null {
     const format = mediaHeaderFormat(payload);
     if (!format || !file) return null;
@@ -365,6 +384,7 @@ export class TemplatesService {
           dynamicVariables: payload.dynamic_variables,
           mediaId,
           timeToLiveSeconds: ttlOf(payload),
+          maxPriceBidAmount: maxPriceOf(payload),
         });
       });
     } catch (error) {

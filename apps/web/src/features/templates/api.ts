@@ -1,10 +1,12 @@
 import type {
+  TemplateClicksResponse,
   TemplateDetail,
   TemplateListItem,
   TemplateListResponse,
   TemplateSort,
   TemplateSyncResponse,
 } from '@herald/contracts';
+import { TemplateClicksResponseSchema } from '@herald/contracts';
 import { api } from '../../lib/api';
 
 type TemplateListArgs = {
@@ -85,6 +87,15 @@ export const templatesApi = api.enhanceEndpoints({ addTagTypes: ['Templates'] })
       invalidatesTags: ['Templates'],
     }),
     /** GET /recipient/cols: the customer columns a dynamic variable can bind to. */
+    /** The template's clicks over 90 days: WhatsApp's count of button taps beside Herald's tracked links. */
+    getTemplateClicks: build.query<TemplateClicksResponse | null, string>({
+      query: (id) => `/meta/templates/${encodeURIComponent(id)}/clicks/`,
+      // An answer that is not the contract's shape shows as unreadable, never as a crash.
+      transformResponse: (answer: unknown) => {
+        const parsed = TemplateClicksResponseSchema.safeParse(answer);
+        return parsed.success ? parsed.data : null;
+      },
+    }),
     getTemplateCustomerColumns: build.query<string[], string | null>({
       query: () => '/recipient/cols',
       providesTags: ['Contacts'],
@@ -102,4 +113,5 @@ export const {
   useSyncTemplatesMutation,
   useDeleteTemplateMutation,
   useGetTemplateCustomerColumnsQuery,
+  useGetTemplateClicksQuery,
 } = templatesApi;

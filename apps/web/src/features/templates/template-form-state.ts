@@ -7,6 +7,7 @@ import {
   findVariables,
   isDynamicUrl,
   isTemplateLanguage,
+  maxPriceDollars,
   readVariableMap,
 } from '@herald/contracts';
 import type { ButtonType, HeaderType, TemplateDetail } from '@herald/contracts';
@@ -62,6 +63,8 @@ export type TemplateFormState = {
   mediaUrl: string | null;
   /** A marketing template's own time-to-live in seconds; null keeps Meta's default (30 days). */
   timeToLiveSeconds: number | null;
+  /** A marketing template's maximum price as typed, US dollars per delivered message; '' keeps the rate card. */
+  maxPriceText: string;
 };
 
 export const emptyBodyParam = (): BodyParam => ({
@@ -89,6 +92,7 @@ export function initialFormState(): TemplateFormState {
     buttons: [],
     mediaUrl: null,
     timeToLiveSeconds: null,
+    maxPriceText: '',
   };
 }
 
@@ -131,6 +135,9 @@ export function formStateFromDetail(detail: TemplateDetail): TemplateFormState {
     : DEFAULT_TEMPLATE_CATEGORY;
   state.mediaUrl = detail.media_url;
   state.timeToLiveSeconds = detail.message_send_ttl_seconds ?? null;
+  state.maxPriceText = detail.max_price_bid_amount
+    ? String(maxPriceDollars(detail.max_price_bid_amount))
+    : '';
 
   const staticHeader = readVariableMap(detail.static_variables?.header_variable);
   const dynamicHeader = readVariableMap(detail.dynamic_variables.header_variables);

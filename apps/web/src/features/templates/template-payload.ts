@@ -1,4 +1,10 @@
-import { countVariables, isDynamicUrl, parseUrlExamples, previewSampleValue } from '@herald/contracts';
+import {
+  countVariables,
+  isDynamicUrl,
+  parseMaxPrice,
+  parseUrlExamples,
+  previewSampleValue,
+} from '@herald/contracts';
 import type { TemplateButton, TemplateComponent, TemplatePayload } from '@herald/contracts';
 import { emptyBodyParam, headerHasVariable } from './template-form-state';
 import type { BodyParam, FormButton, TemplateFormState } from './template-form-state';
@@ -112,7 +118,18 @@ export function buildTemplatePayload(state: TemplateFormState): TemplatePayload 
     ...(state.selectedCategory === 'MARKETING' && state.timeToLiveSeconds !== null
       ? { message_send_ttl_seconds: state.timeToLiveSeconds }
       : {}),
+    ...(state.selectedCategory === 'MARKETING' ? maxPricePart(state.maxPriceText) : {}),
   };
+}
+
+/**
+ * The typed maximum price as Meta's bid_amount; text that is no price goes as NaN, so the payload check refuses
+ * it and nothing is sent (the field says why, in dollars).
+ */
+function maxPricePart(text: string): { max_price_bid_amount?: number } {
+  const parsed = parseMaxPrice(text);
+  if (!parsed.ok) return { max_price_bid_amount: Number.NaN };
+  return parsed.value === null ? {} : { max_price_bid_amount: parsed.value };
 }
 
 /** True for the header types whose file goes up as `header_file`. */

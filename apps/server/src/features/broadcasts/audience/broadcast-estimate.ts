@@ -52,11 +52,12 @@ export async function findTemplate(pool: Pool, waba: OwnedWaba, templateId: numb
     category: string;
     components: Array<Record<string, unknown>>;
     message_send_ttl_seconds: number | null;
+    max_price_bid_amount: number | null;
     pending_category: string | null;
     pending_category_at: Date | null;
   }>(
     `select id::int, name, language, status, category, components, message_send_ttl_seconds,
-            pending_category, pending_category_at
+            max_price_bid_amount, pending_category, pending_category_at
        from templates where waba_account_id = $1 and id = $2`,
     [waba.id, templateId],
   );

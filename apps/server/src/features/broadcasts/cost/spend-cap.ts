@@ -1,4 +1,4 @@
-import { spendCapReason } from '@herald/contracts';
+import { maxPriceDollars, spendCapReason } from '@herald/contracts';
 import type { Pool } from '../../../db/pool';
 import { withTransaction } from '../../../db/transaction';
 import { isBsuidAddress } from '../../contacts';
@@ -14,12 +14,15 @@ interface CappedBroadcast {
   cap: string;
   committed: string;
   category: string | null;
+  /** The template's max price (Meta's bid_amount), the most one delivery can cost; null: the rate card. */
+  max_price: number | null;
 }
 
 /**
  * The spend cap at claim time (decision 052): of a batch's messages ready to be requested, those whose
  * broadcast has a cap go only while the broadcast's committed cost (every message requested so far, each counted
- * once at its market's rate for the template's category today, as if billable) stays within the cap. The first
+ * once at its market's rate for the template's category today, as if billable, or at the template's max price,
+ * the most Meta charges for one delivery of it) stays within the cap. The first
  * that would pass it pauses its broadcast with the reason the history shows; it and that broadcast's later ones
  * are added to `unsent` as released (back to the queue, unrequested). Answers the messages that may go.
  *
@@ -46,7 +49,8 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
   const rates = card ?? shippedRateCard();
   // A batch's numbers share a few markets: each market prefix (decision 049) and category is priced once.
   const costs = new Map<string, number>();
-  const costOf = (address: string, category: string | null) => {
+  const costOf = (address: string, category: string | null, maxPrice: number | null) => {
+    if (maxPrice !== null) return toMicros(maxPriceDollars(maxPrice));
     const key = `${category}|${isBsuidAddress(address) ? 'bsuid' : address.slice(0, 5)}`;
     let cost = costs.get(key);
     if (cost === undefined) {
@@ -60,7 +64,8 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
     // Broadcast rows, then message rows, each in id order: the one lock order (decision 022).
     await lockBroadcasts(client, [...cappedIds]);
     const { rows: caps } = await client.query<CappedBroadcast>(
-      `select b.id::int, b.spend_cap::text as cap, b.spend_committed::text as committed, t.category
+      `select b.id::int, b.spend_cap::text as cap, b.spend_committed::text as committed, t.category,
+              t.max_price_bid_amount as max_price
          from broadcasts b left join templates t on t.id = b.template_id
         where b.id = any($1::bigint[]) and b.spend_cap is not null`,
       [[...cappedIds]],
@@ -89,7 +94,7 @@ export async function cutAtSpendCap<T extends { message: Claimed }>(
         if (stopped) over.add(message.id);
         else if (alreadyCounted.has(message.id)) continue;
         else {
-          const cost = costOf(message.whatsapp_number, broadcast.category);
+          const cost = costOf(message.whatsapp_number, broadcast.category, broadcast.max_price);
           if (committed + cost <= cap) {
             committed += cost;
             newlyCounted.push(message.id);

@@ -65,3 +65,23 @@ export async function noteClickComponent(
     [accountId, clickId, component],
   );
 }
+
+/**
+ * A template's tracked-link clicks since `since`: distinct recipients who clicked, and the broadcasts of the
+ * template they were in (by when each message was requested). The clicked partial index keeps it to the clicks.
+ */
+export async function trackedClicksOfTemplate(
+  pool: Pool,
+  accountId: number,
+  templateId: number,
+  since: Date,
+): Promise<{ people: number; broadcasts: number }> {
+  const { rows } = await pool.query<{ people: number; broadcasts: number }>(
+    `select count(distinct m.whatsapp_number)::int as people, count(distinct m.broadcast_id)::int as broadcasts
+       from broadcasts b
+       join broadcast_messages m on m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
+      where b.waba_account_id = $1 and b.template_id = $2 and m.clicked_at is not null and m.requested_at >= $3`,
+    [accountId, templateId, since],
+  );
+  return rows[0] ?? { people: 0, broadcasts: 0 };
+}

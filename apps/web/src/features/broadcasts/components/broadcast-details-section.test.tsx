@@ -16,6 +16,7 @@ function renderDetails(templateId: string) {
       pending_category: { category: 'MARKETING', effective_at: '2026-12-01T00:00:00.000Z' },
     }),
     templateItem(3, { template_name: 'flash_sale', message_send_ttl_seconds: 43_200 }),
+    templateItem(4, { template_name: 'capped_sale', max_price_bid_amount: 2_500 }),
   ];
   render(
     <MemoryRouter>
@@ -62,5 +63,19 @@ describe('New broadcast: the chosen template', () => {
     // A utility template has none to show here.
     renderDetails('2');
     expect(screen.queryByRole('note', { name: 'Time-to-live' })).toBeNull();
+  });
+
+  it("gives a marketing template's maximum price and where to change it; none without one", () => {
+    renderDetails('4');
+    const note = screen.getByRole('note', { name: 'Maximum price' });
+    expect(note.textContent).toMatch(
+      /^Maximum price: \$0\.025 per delivered message\. WhatsApp charges this or less for each delivery/,
+    );
+    expect(within(note).getByRole('link', { name: 'Change it on the template' }).getAttribute('href')).toBe(
+      '/templates/4',
+    );
+    cleanup();
+    renderDetails('1');
+    expect(screen.queryByRole('note', { name: 'Maximum price' })).toBeNull();
   });
 });

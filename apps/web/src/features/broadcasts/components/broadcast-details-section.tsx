@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import {
   MARKETING_TTL,
   MAX_SCHEDULE_AHEAD_SECONDS,
+  formatMaxPrice,
   formatTimeToLive,
   templateLifecycleNotes,
 } from '@herald/contracts';
@@ -98,6 +99,9 @@ export function BroadcastDetailsSection({
           </p>
         ) : null}
         {chosen?.category === 'MARKETING' ? <TimeToLiveNote template={chosen} /> : null}
+        {chosen?.category === 'MARKETING' && chosen.max_price_bid_amount ? (
+          <MaxPriceNote template={chosen} bidAmount={chosen.max_price_bid_amount} />
+        ) : null}
       </div>
 
       {children}
@@ -148,6 +152,18 @@ function TimeToLiveNote({ template }: { template: TemplateListItem }) {
     <p role="note" aria-label="Time-to-live" className="mt-1 text-xs text-slate-600">
       {`Time-to-live: ${formatTimeToLive(own ?? MARKETING_TTL.defaultSeconds)}${own === null ? " (WhatsApp's default)" : ''}. `}
       WhatsApp drops a message it could not deliver by then (through the Marketing Messages API).{' '}
+      <Link to={`/templates/${template.id}`} className="font-medium text-emerald-700 hover:underline">
+        Change it on the template
+      </Link>
+    </p>
+  );
+}
+
+function MaxPriceNote({ template, bidAmount }: { template: TemplateListItem; bidAmount: number }) {
+  return (
+    <p role="note" aria-label="Maximum price" className="mt-1 text-xs text-slate-600">
+      {`Maximum price: ${formatMaxPrice(bidAmount)} per delivered message. `}
+      WhatsApp charges this or less for each delivery (through the Marketing Messages API).{' '}
       <Link to={`/templates/${template.id}`} className="font-medium text-emerald-700 hover:underline">
         Change it on the template
       </Link>

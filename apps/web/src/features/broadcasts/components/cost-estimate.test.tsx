@@ -189,4 +189,35 @@ describe('CostEstimate', () => {
     expect(invalid.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText('The spend cap must have at most 2 decimals (cents)')).toBeTruthy();
   });
+
+  it('says the most a template with a maximum price would cost, at that price', async () => {
+    stubFetch(async (request) => {
+      if (pathOf(request) !== '/pricing/estimate/') return json({ detail: 'Not found' }, 404);
+      const priced = answer(100, 1);
+      // 500 recipients × $0.025, in every market.
+      return json({
+        ...priced,
+        total: 12.5,
+        markets: priced.markets.map((m) => ({ ...m, rate: 0.025, cost: m.messages * 0.025 })),
+        max_price: 0.025,
+      });
+    });
+    renderWithStore(
+      <CostEstimate state={form({ percentage: 100, templateId: '1' })} wabaId="w" onSpendCap={noop} />,
+      {
+        preloadedState: withAccount,
+      },
+    );
+    expect(
+      await screen.findByText(
+        "Estimated cost: at most $12.50 for 500 recipients at the template's maximum price ($0.025 per delivered message)",
+        undefined,
+        { timeout: 3000 },
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByText('Cost by market'));
+    expect(
+      screen.getByText('Meta charges delivered messages only, at the maximum price or less.'),
+    ).toBeTruthy();
+  });
 });

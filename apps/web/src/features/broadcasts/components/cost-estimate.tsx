@@ -1,5 +1,5 @@
 import { skipToken } from '@reduxjs/toolkit/query';
-import { parseSpendCap } from '@herald/contracts';
+import { formatMaxPrice, MAX_PRICE, parseSpendCap } from '@herald/contracts';
 import { FormField } from '../../../components/form-field';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { estimateRequest, type BroadcastFormState } from '../broadcast-form';
@@ -14,6 +14,9 @@ type CostEstimateProps = {
   onSpendCap: (spendCap: string) => void;
   spendCapError?: string;
 };
+
+/** A max price in dollars per message, with every decimal Meta's bid can carry. */
+const perMessage = (dollars: number) => formatMaxPrice(Math.round(dollars * MAX_PRICE.bidAmountPerDollar));
 
 /** Said before Send when the estimate is over the cap: the broadcast may still go, and will pause at the cap. */
 export function overCapLine(total: number, cap: number): string {
@@ -54,9 +57,13 @@ export function CostEstimate({ state, wabaId, onSpendCap, spendCapError }: CostE
       : 'Estimating the cost...'
     : estimate.total === null
       ? 'Choose a template to estimate the cost.'
-      : `Estimated cost: ${formatUsd(estimate.total)} for ${formatCount(estimate.recipients)} ${
-          estimate.recipients === 1 ? 'recipient' : 'recipients'
-        } at ${estimate.category} rates`;
+      : `Estimated cost: ${estimate.max_price ? 'at most ' : ''}${formatUsd(estimate.total)} for ${formatCount(
+          estimate.recipients,
+        )} ${estimate.recipients === 1 ? 'recipient' : 'recipients'} ${
+          estimate.max_price
+            ? `at the template's maximum price (${perMessage(estimate.max_price)} per delivered message)`
+            : `at ${estimate.category} rates`
+        }`;
 
   return (
     <section
@@ -105,8 +112,9 @@ export function CostEstimate({ state, wabaId, onSpendCap, spendCapError }: CostE
             </tbody>
           </table>
           <p className="mt-2 text-slate-500">
-            Meta charges delivered messages only, at its rate card of{' '}
-            {estimate.rate_card.effective_from ?? 'today'}.
+            {estimate.max_price
+              ? 'Meta charges delivered messages only, at the maximum price or less.'
+              : `Meta charges delivered messages only, at its rate card of ${estimate.rate_card.effective_from ?? 'today'}.`}
           </p>
         </details>
       ) : null}

@@ -6,6 +6,7 @@ import {
   TEMPLATE_LANGUAGES,
   formatTimeToLive,
   normalizeTemplateName,
+  parseMaxPrice,
 } from '@herald/contracts';
 import { FieldMessage, FormSection } from './form-section';
 import { fieldClass, labelClass } from './field-classes';
@@ -17,6 +18,8 @@ type TemplateConfigSectionProps = {
   errorFor: (field: string) => string | undefined;
   /** Meta keeps the name and language of a submitted template: they are shown but cannot change. */
   lockIdentity: boolean;
+  /** Whether the template had a maximum price when the form opened (Meta neither adds nor removes one later). */
+  hadMaxPrice?: boolean;
 };
 
 function titleCase(value: string): string {
@@ -29,6 +32,7 @@ export function TemplateConfigSection({
   onChange,
   errorFor,
   lockIdentity,
+  hadMaxPrice = false,
 }: TemplateConfigSectionProps) {
   const id = useId();
   const nameError = errorFor('name');
@@ -103,6 +107,14 @@ export function TemplateConfigSection({
           error={errorFor('message_send_ttl_seconds')}
         />
       ) : null}
+      {state.selectedCategory === 'MARKETING' ? (
+        <MaxPriceField
+          fixed={lockIdentity ? (hadMaxPrice ? 'kept' : 'absent') : null}
+          value={state.maxPriceText}
+          onChange={(maxPriceText) => onChange({ maxPriceText })}
+          error={errorFor('max_price_bid_amount')}
+        />
+      ) : null}
     </FormSection>
   );
 }
@@ -144,6 +156,51 @@ function TimeToLiveField({ value, onChange, error }: TimeToLiveFieldProps) {
         <p id={`${id}-note`} className="mt-1 text-xs text-slate-500">
           How long WhatsApp keeps trying to deliver a message to a phone that is off; then it drops it.
           Applies to sends through the Marketing Messages API.
+        </p>
+      )}
+    </div>
+  );
+}
+
+type MaxPriceFieldProps = {
+  /** A submitted template: Meta adds no price to one created without ('absent') and removes none ('kept'). */
+  fixed: 'absent' | 'kept' | null;
+  value: string;
+  onChange: (text: string) => void;
+  error: string | undefined;
+};
+
+/** The most the business pays per delivered message through the Marketing Messages API; empty: the rate card. */
+function MaxPriceField({ fixed, value, onChange, error }: MaxPriceFieldProps) {
+  const id = useId();
+  // The payload check speaks Meta's unit; what was typed is dollars, so a typing problem is said in dollars.
+  const parsed = parseMaxPrice(value);
+  const message = error ? (parsed.ok ? error : parsed.message) : undefined;
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        Maximum price per delivered message (USD)
+      </label>
+      <input
+        id={id}
+        value={value}
+        inputMode="decimal"
+        placeholder="Rate card"
+        disabled={fixed === 'absent'}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={`${id}-note`}
+        onChange={(event) => onChange(event.target.value)}
+        className={fieldClass(Boolean(message))}
+      />
+      {message ? (
+        <FieldMessage id={`${id}-note`}>{message}</FieldMessage>
+      ) : (
+        <p id={`${id}-note`} className="mt-1 text-xs text-slate-500">
+          {fixed === 'absent'
+            ? 'WhatsApp takes a maximum price only when a template is created: create a new template to set one.'
+            : `WhatsApp charges this or less for each delivery through the Marketing Messages API, and may deliver fewer messages when it is below the rate card. ${
+                fixed === 'kept' ? 'It can be changed, not removed.' : 'Empty: the rate card.'
+              }`}
         </p>
       )}
     </div>

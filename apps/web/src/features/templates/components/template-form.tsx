@@ -205,6 +205,7 @@ export function TemplateForm(props: TemplateFormProps) {
           onChange={change}
           errorFor={errorFor}
           lockIdentity={lockIdentity}
+          hadMaxPrice={initial.maxPriceText.trim() !== ''}
         />
         <HeaderSection
           state={state}

@@ -217,4 +217,27 @@ describe('Edit template', () => {
       false,
     );
   });
+
+  it('keeps what Meta takes of a maximum price: changeable once set, not added to a submitted template without one', async () => {
+    const marketing: TemplateDetail = { ...detail, category: 'MARKETING', max_price_bid_amount: 2_500 };
+    editServer(marketing);
+    const { unmount } = renderRoute('/templates/7', { preloadedState: signedIn });
+    const field = (await screen.findByLabelText(
+      'Maximum price per delivered message (USD)',
+    )) as HTMLInputElement;
+    expect(field.value).toBe('0.025');
+    expect(field.disabled).toBe(false);
+    expect(screen.getByText(/It can be changed, not removed\./)).toBeTruthy();
+    // The template's clicks are on its page (an answer the stub does not shape reads as unreadable).
+    expect(await screen.findByRole('region', { name: 'Clicks' })).toBeTruthy();
+    unmount();
+
+    editServer({ ...marketing, max_price_bid_amount: null });
+    renderRoute('/templates/7', { preloadedState: signedIn });
+    const none = (await screen.findByLabelText(
+      'Maximum price per delivered message (USD)',
+    )) as HTMLInputElement;
+    expect(none.disabled).toBe(true);
+    expect(screen.getByText(/WhatsApp takes a maximum price only when a template is created/)).toBeTruthy();
+  });
 });

@@ -4,13 +4,14 @@ import toast from 'react-hot-toast';
 import { TEMPLATE_LOCKED_NOTE, TEMPLATE_MESSAGES, TEMPLATE_UI_TEXT } from '@herald/contracts';
 import { PageHeader } from '../../../components/page-header';
 import { useGetTemplateQuery } from '../api';
+import { TemplateClicksPanel } from '../components/template-clicks-panel';
 import { TemplateForm } from '../components/template-form';
 import { TemplateStandingNotice } from '../components/template-lifecycle-notes';
 import { formStateFromDetail } from '../template-form-state';
 
 /**
  * Edit template (/templates/{templateId}): loading, then what Meta said of it (a rejection, a lock, a flag, a
- * coming category) and the shared form, or a load failure toast.
+ * coming category), the shared form and the template's clicks, or a load failure toast.
  */
 export function EditTemplatePage() {
   const { templateId = '' } = useParams();
@@ -41,6 +42,7 @@ export function EditTemplatePage() {
             // Meta refuses edits to a locked template: say so before any work is done, not after Submit.
             submitBlockedReason={currentData.locked ? TEMPLATE_LOCKED_NOTE : undefined}
           />
+          {currentData.category !== 'AUTHENTICATION' ? <TemplateClicksPanel templateId={templateId} /> : null}
         </>
       ) : isError ? (
         <p className="text-sm text-slate-600">
