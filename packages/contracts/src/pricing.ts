@@ -44,7 +44,10 @@ export const BroadcastCostSchema = z
     free: z.number().int(),
     /** Messages WhatsApp has (sent, delivered, read) whose statuses stated no pricing yet: not in the cost. */
     unpriced: z.number().int(),
-    /** The billable messages priced at the rate of their market, category and day. */
+    /**
+     * The billable messages priced at the rate of their market, category and day, or at what Meta said it
+     * charged where a status stated it (a marketing message with a max price).
+     */
     cost: z.number(),
     markets: z.array(MarketCostSchema),
   })

@@ -31,6 +31,15 @@ function addTo(lines: Map<string, MarketCost>, market: string, messages: number,
   lines.set(market, line);
 }
 
+/** Adds messages whose charge Meta stated: their sum, and no single rate (an auction's charges differ). */
+function addStated(lines: Map<string, MarketCost>, market: string, messages: number, cost: number) {
+  const line = lines.get(market) ?? { market, messages: 0, rate: null, cost: 0 };
+  line.rate = null;
+  line.messages += messages;
+  line.cost += cost;
+  lines.set(market, line);
+}
+
 function sortedLines(lines: Map<string, MarketCost>): MarketCost[] {
   return [...lines.values()]
     .map((line) => ({ ...line, cost: money(line.cost) }))
@@ -105,10 +114,14 @@ export class PricingService {
       billable: number;
       free: number;
       unpriced: number;
+      stated_messages: number;
+      stated_cost: number;
     }>(
       `select m.broadcast_id::int, min(m.whatsapp_number collate "C") as sample, m.pricing_category as category,
               to_char(m.priced_at at time zone 'UTC', 'YYYY-MM-DD') as day,
               count(*) filter (where m.pricing_billable)::int as billable,
+              count(*) filter (where m.pricing_billable and m.pricing_cost is not null)::int as stated_messages,
+              coalesce(sum(m.pricing_cost) filter (where m.pricing_billable), 0)::float8 as stated_cost,
               count(*) filter (where not m.pricing_billable)::int as free,
               count(*) filter (where m.pricing_billable is null
                                 and m.state in ('sent', 'delivered', 'read'))::int as unpriced
@@ -145,11 +158,15 @@ export class PricingService {
       cost.billable += row.billable;
       cost.free += row.free;
       cost.unpriced += row.unpriced;
+      const market = marketOfNumber(row.sample);
+      // What Meta said it charged (a max-price message) counts as said; the rest at the card's rate.
+      if (row.stated_messages > 0) addStated(cost.lines, market, row.stated_messages, row.stated_cost);
       const category = row.category ? rateCategory(row.category) : null;
-      if (row.billable === 0 || !category || !row.day) continue;
-      const rate = rateOn(this.card, marketOfNumber(row.sample), category, row.day);
+      const unstated = row.billable - row.stated_messages;
+      if (unstated === 0 || !category || !row.day) continue;
+      const rate = rateOn(this.card, market, category, row.day);
       // A category or day the card does not price is left out of the cost rather than guessed.
-      if (rate !== null) addTo(cost.lines, marketOfNumber(row.sample), row.billable, rate);
+      if (rate !== null) addTo(cost.lines, market, unstated, rate);
     }
     return [...costs.values()].map(({ lines, ...cost }) => {
       const markets = sortedLines(lines);

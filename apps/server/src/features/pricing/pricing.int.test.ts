@@ -251,6 +251,53 @@ describe('cost after: from the pricing the status webhooks state', () => {
     expect(cost.markets).toEqual([{ market: 'India', messages: 3, rate: null, cost: 0.0414 }]);
   });
 
+  it('counts what Meta says it charged where a status states it (a max-price message), the rest at the rate', async () => {
+    const { id, rows } = await broadcast(['+919876566666', '+919876577777', '+447700922222']);
+    const sent = (rowId: number, pricing: object) => ({ ...delivered(rowId, pricing), status: 'sent' });
+    await postMessagesWebhook(t, wabaId, {
+      statuses: [
+        // Meta states the charge on the delivered and read statuses of a max-price message, not on sent.
+        sent(rows[0]!, { billable: true, category: 'marketing', type: 'regular' }),
+        delivered(rows[0]!, {
+          billable: true,
+          category: 'marketing',
+          type: 'regular',
+          cost: { amount: 0.0125, currency: 'USD' },
+        }),
+        delivered(rows[1]!, {
+          billable: true,
+          category: 'marketing',
+          type: 'regular',
+          cost: { amount: '0.0131', currency: 'USD' },
+        }),
+        // A charge in another currency is not Herald's to add: that message counts at the rate.
+        delivered(rows[2]!, {
+          billable: true,
+          category: 'marketing',
+          type: 'regular',
+          cost: { amount: 0.05, currency: 'EUR' },
+        }),
+      ],
+    });
+    const stored = await q<{ pricing_cost: string | null }>(
+      'select pricing_cost::text from broadcast_messages where broadcast_id = $1 order by id',
+      [id],
+    );
+    expect(stored.map((row) => row.pricing_cost)).toEqual(['0.012500', '0.013100', null]);
+    // A later status without it keeps the stated charge.
+    await postMessagesWebhook(t, wabaId, {
+      statuses: [{ ...delivered(rows[0]!, { billable: true, category: 'marketing' }), status: 'read' }],
+    });
+    const [cost] = (await costs([id])).json().costs;
+    expect(cost.billable).toBe(3);
+    // India: 0.0125 + 0.0131 as stated; the UK message at today's UK marketing rate (0.06 from 2026-10-01).
+    expect(cost.markets).toEqual([
+      { market: 'United Kingdom', messages: 1, rate: 0.06, cost: 0.06 },
+      { market: 'India', messages: 2, rate: null, cost: 0.0256 },
+    ]);
+    expect(cost.cost).toBeCloseTo(0.0856, 6);
+  });
+
   it('answers 404 for another account’s broadcast and names a malformed ids field', async () => {
     const stranger = await signedInUser(t, 'other-pricing@example.com', 'Other Shop');
     const { id } = await broadcast(['+919876566666']);

@@ -36,7 +36,7 @@ export async function applyStatuses(
      -- The locked targets, materialized: the update joins each to its row by the primary key (joining the CTE
      -- 'best' directly was a nested loop over a CTE the planner believes has one row: quadratic in the batch,
      -- 10,000 statuses took seconds).
-     locked as materialized (select * from best where id = any($12::bigint[]))
+     locked as materialized (select * from best where id = any($13::bigint[]))
      update broadcast_messages m
         -- A failure that is not Herald's has its own outcome: expired at the end of its time-to-live, limited by the marketing limit (sent again no
         -- sooner than a day later, limited-retry.ts), or not on WhatsApp (never again). A failure of a row Meta
@@ -72,6 +72,7 @@ export async function applyStatuses(
             pricing_model = coalesce(m.pricing_model, t.pricing_model),
             pricing_category = coalesce(m.pricing_category, t.pricing_category),
             pricing_type = coalesce(m.pricing_type, t.pricing_type),
+            pricing_cost = coalesce(m.pricing_cost, t.stated_cost),
             priced_at = case when t.billable is not null then coalesce(m.priced_at, now()) else m.priced_at end
        from locked t
       where m.waba_account_id = t.waba_account_id and m.id = t.id and ${STATUS_MOVES_ROW}`,

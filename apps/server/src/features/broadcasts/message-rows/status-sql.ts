@@ -21,6 +21,8 @@ export interface IncomingStatus {
   pricingModel: string | null;
   pricingCategory: string | null;
   pricingType: string | null;
+  /** What Meta says it charged (`pricing.cost.amount`, USD), stated for max-price messages; null elsewhere. */
+  pricingCost: number | null;
   /** When Meta says it happened (the status's `timestamp`, Unix seconds); null where absent or not a number. */
   at: number | null;
 }
@@ -37,6 +39,7 @@ export const statusParams = (statuses: IncomingStatus[]) => [
   statuses.map((s) => s.pricingCategory),
   statuses.map((s) => s.pricingType),
   statuses.map((s) => s.at),
+  statuses.map((s) => s.pricingCost),
 ];
 
 /**
@@ -90,9 +93,10 @@ export const STATUS_MOVES_ROW = `(
 export const STATUS_TARGETS_SQL = `
   with incoming as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[],
-                         $7::boolean[], $8::text[], $9::text[], $10::text[], $11::bigint[]) with ordinality
+                         $7::boolean[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::numeric[])
+                         with ordinality
               as x(waba_id, row_id, wamid, status, code, title,
-                   billable, pricing_model, pricing_category, pricing_type, at, status_index)),
+                   billable, pricing_model, pricing_category, pricing_type, at, pricing_cost, status_index)),
   found_targets as (
     select found.id, found.waba_account_id, found.broadcast_id, i.*,
            case i.status when 'read' then 4 when 'delivered' then 3 when 'failed' then 2 else 1 end as rank
@@ -111,7 +115,9 @@ export const STATUS_TARGETS_SQL = `
     select f.*, bool_or(f.status = 'failed') over (partition by f.id) as failure,
            first_value(case when f.status = 'failed' then f.code end) over first_failure as failure_code,
            first_value(case when f.status = 'failed' then f.title end) over first_failure as failure_title,
-           first_value(case when f.status = 'failed' then f.at end) over first_failure as failure_at
+           first_value(case when f.status = 'failed' then f.at end) over first_failure as failure_at,
+           -- The charge Meta stated in any status of the row (delivered or read), whichever is the best one.
+           max(f.pricing_cost) over (partition by f.id) as stated_cost
       from found_targets f
     window first_failure as (partition by f.id order by f.status = 'failed' desc, f.status_index)),
   best as (select distinct on (id) * from targets order by id, rank desc, status_index)`;

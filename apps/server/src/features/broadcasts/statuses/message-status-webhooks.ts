@@ -46,8 +46,23 @@ function incoming(wabaId: string, status: MessageStatus & { pricing?: unknown })
     pricingModel: pricingWord(pricing.pricing_model),
     pricingCategory: pricingWord(pricing.category),
     pricingType: pricingWord(pricing.type),
+    pricingCost: statedCost(pricing.cost),
     at: unixSeconds(status.timestamp),
   };
+}
+
+/** `pricing.cost` as Meta documents it for max-price messages: `{amount, currency}`; only USD is Herald's. */
+function statedCost(value: unknown): number | null {
+  if (!value || typeof value !== 'object') return null;
+  const { amount, currency } = value as { amount?: unknown; currency?: unknown };
+  const number = typeof amount === 'string' && /^\d{1,6}(\.\d{1,6})?$/.test(amount) ? Number(amount) : amount;
+  return currency === 'USD' &&
+    typeof number === 'number' &&
+    Number.isFinite(number) &&
+    number >= 0 &&
+    number < 1e6
+    ? Math.round(number * 1e6) / 1e6
+    : null;
 }
 
 /** Meta's `timestamp`: Unix seconds as a string of digits (a number is taken too); anything else is null. */
