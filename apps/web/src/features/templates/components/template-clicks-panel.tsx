@@ -13,8 +13,11 @@ export function TemplateClicksPanel({ templateId }: { templateId: string }) {
     refetchOnMountOrArgChange: true,
   });
   return (
-    <section aria-label="Clicks" className="rounded-lg bg-white p-4 text-sm ring-1 ring-slate-200">
-      <h2 className="font-medium text-slate-800">{`Clicks, last ${TEMPLATE_CLICKS_DAYS} days`}</h2>
+    <section
+      aria-label="Clicks"
+      className="rounded-xl border border-slate-200 bg-white p-5 text-sm shadow-xs"
+    >
+      <h2 className="text-base font-semibold text-slate-900">{`Clicks, last ${TEMPLATE_CLICKS_DAYS} days`}</h2>
       {isLoading ? (
         <p role="status" className="mt-2 text-slate-500">
           Loading...

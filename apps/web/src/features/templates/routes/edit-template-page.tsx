@@ -42,7 +42,12 @@ export function EditTemplatePage() {
             // Meta refuses edits to a locked template: say so before any work is done, not after Submit.
             submitBlockedReason={currentData.locked ? TEMPLATE_LOCKED_NOTE : undefined}
           />
-          {currentData.category !== 'AUTHENTICATION' ? <TemplateClicksPanel templateId={templateId} /> : null}
+          {currentData.category !== 'AUTHENTICATION' ? (
+            // In the form's column, as wide as its sections.
+            <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,7fr)_minmax(0,3fr)]">
+              <TemplateClicksPanel templateId={templateId} />
+            </div>
+          ) : null}
         </>
       ) : isError ? (
         <p className="text-sm text-slate-600">
