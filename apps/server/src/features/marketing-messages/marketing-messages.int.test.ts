@@ -5,8 +5,8 @@ import {
   DEFAULT_TEMPLATE,
 } from '../../../../../test-support/business';
 import { startSendingScene, type SendingScene } from '../../../../../test-support/sending-scene';
+import { signedInBusiness } from '../../../../../test-support/signed-in-business';
 import type { TestApp } from '../../../../../test-support/test-app';
-import { signedInUser } from '../auth/auth-test-helpers';
 
 /**
  * Against the sandbox over HTTP: a business that signs up through Herald accepts Meta's Marketing Messages API
@@ -38,20 +38,7 @@ async function acceptedBy(phoneNumberId: string): Promise<LoggedMessage[]> {
   ).data;
 }
 
-async function business(email: string, contacts: string[]) {
-  const owner = await signedInUser(t, email);
-  const headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
-  const accountId = (
-    await t.db.pool.query('select id::int from waba_accounts where waba_id = $1', [owner.business.waba_id])
-  ).rows[0].id as number;
-  for (const [i, number] of contacts.entries()) {
-    await t.db.pool.query(
-      'insert into contacts (waba_account_id, name, whatsapp_number) values ($1, $2, $3)',
-      [accountId, `Person ${i + 1}`, number],
-    );
-  }
-  return { owner, headers, accountId, phoneNumberId: owner.business.phone_number_id };
-}
+const business = (email: string, contacts: string[] = []) => signedInBusiness(t, email, contacts);
 
 async function broadcastTo(
   who: Awaited<ReturnType<typeof business>>,

@@ -3,8 +3,8 @@ import { MAX_PRICE_EDIT_MESSAGES } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovedTemplate, createBroadcast } from '../../../../../test-support/business';
 import { startSendingScene, type SendingScene } from '../../../../../test-support/sending-scene';
+import { signedInBusiness } from '../../../../../test-support/signed-in-business';
 import type { TestApp } from '../../../../../test-support/test-app';
-import { signedInUser } from '../auth/auth-test-helpers';
 import { templateMultipart } from './templates-test-helpers';
 
 // A marketing template's maximum price (Meta's optimization_spec): sent to Meta on create and edit, kept and
@@ -28,20 +28,7 @@ const template = (name: string, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function business(email: string, contacts: string[] = []) {
-  const owner = await signedInUser(t, email);
-  const headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
-  const accountId = (
-    await t.db.pool.query('select id::int from waba_accounts where waba_id = $1', [owner.business.waba_id])
-  ).rows[0].id as number;
-  for (const [i, number] of contacts.entries()) {
-    await t.db.pool.query(
-      'insert into contacts (waba_account_id, name, whatsapp_number) values ($1, $2, $3)',
-      [accountId, `Person ${i + 1}`, number],
-    );
-  }
-  return { headers, accountId, phoneNumberId: owner.business.phone_number_id };
-}
+const business = (email: string, contacts: string[] = []) => signedInBusiness(t, email, contacts);
 
 async function send(headers: Record<string, string>, method: 'POST' | 'PUT', url: string, payload: unknown) {
   const body = templateMultipart(payload);
