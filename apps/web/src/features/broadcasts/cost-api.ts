@@ -4,6 +4,7 @@ import type {
   BroadcastEstimateRequest,
   CostEstimateResponse,
 } from '@herald/contracts';
+import { CostEstimateResponseSchema } from '@herald/contracts';
 import { api } from '../../lib/api';
 
 /** What broadcasts cost: the estimate before sending and the cost from Meta's stated pricing after. */
@@ -11,10 +12,15 @@ export const costApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] }).inj
   endpoints: (build) => ({
     /** POST /pricing/estimate/: the audience by market × today's rate for the template's category. */
     getCostEstimate: build.query<
-      CostEstimateResponse,
+      CostEstimateResponse | null,
       { body: BroadcastEstimateRequest; wabaId: string | null }
     >({
       query: ({ body }) => ({ url: '/pricing/estimate/', method: 'POST', body }),
+      // An answer that is not the contract's shape reads as no estimate, never as a crash of the page.
+      transformResponse: (answer: unknown) => {
+        const parsed = CostEstimateResponseSchema.safeParse(answer);
+        return parsed.success ? parsed.data : null;
+      },
       providesTags: ['Broadcasts'],
     }),
     /** GET /pricing/broadcasts/?ids=: each broadcast's billable and free messages and their cost. */

@@ -220,4 +220,15 @@ describe('CostEstimate', () => {
       screen.getByText('Meta charges delivered messages only, at the maximum price or less.'),
     ).toBeTruthy();
   });
+
+  it('says the cost could not be estimated when the answer is not an estimate, rather than failing', async () => {
+    stubFetch(() => json({ count: 0, results: [] }));
+    renderWithStore(
+      <CostEstimate state={form({ percentage: 100, templateId: '1' })} wabaId="w" onSpendCap={noop} />,
+      { preloadedState: withAccount },
+    );
+    expect(
+      await screen.findByText('The cost could not be estimated now.', undefined, { timeout: 3000 }),
+    ).toBeTruthy();
+  });
 });

@@ -52,9 +52,9 @@ export function CostEstimate({ state, wabaId, onSpendCap, spendCapError }: CostE
       : null;
 
   const line = !estimate
-    ? query.isError
-      ? 'The cost could not be estimated now.'
-      : 'Estimating the cost...'
+    ? query.isFetching || query.isUninitialized
+      ? 'Estimating the cost...'
+      : 'The cost could not be estimated now.'
     : estimate.total === null
       ? 'Choose a template to estimate the cost.'
       : `Estimated cost: ${estimate.max_price ? 'at most ' : ''}${formatUsd(estimate.total)} for ${formatCount(
