@@ -88,7 +88,7 @@ export function sendTemplateMessage(
   });
   const failure = fate.failure ?? (fate.held?.outcome === 'drop' ? 'paced-drop' : null);
   const info = {
-    ...messageInfo(ctx, phone, portfolioId, send, wamid, template.category.toLowerCase(), failure),
+    ...messageInfo(ctx, phone, portfolioId, send, wamid, pricingCategoryOf(template, endpoint), failure),
     templateId: template.id,
     ...(maxPrice === undefined ? {} : { maxPrice }),
   };
@@ -98,6 +98,15 @@ export function sendTemplateMessage(
   const answer = sendAnswer(send, wamid, fate.held ? 'held_for_quality_assessment' : 'accepted');
   ctx.log.enqueue({ method: 'POST', path: `/${phone.id}/${endpoint}`, body: params, result: answer });
   return answer;
+}
+
+/**
+ * The category a message is priced and reported in: its template's, except that Meta reports a marketing message
+ * sent through the MM API as `marketing_lite` (pricing.category and conversation.origin.type; MM API get-started),
+ * priced at the marketing rate.
+ */
+function pricingCategoryOf(template: { category: string }, endpoint: SendEndpoint): string {
+  return endpoint === 'marketing_messages' ? 'marketing_lite' : template.category.toLowerCase();
 }
 
 /** What the status webhooks of an accepted message need to know of it. */

@@ -86,7 +86,8 @@ function countryOf(recipient: string): string {
 export function priceDelivered(recipient: string, category: string): Priced {
   const country = countryOf(recipient);
   const rates = BY_COUNTRY[country] ?? OTHER;
-  const key = category.toLowerCase();
+  // marketing_lite (a marketing message sent through the MM API) is charged at the marketing rate.
+  const key = category.toLowerCase() === 'marketing_lite' ? 'marketing' : category.toLowerCase();
   const cost = key === 'marketing' || key === 'utility' || key === 'authentication' ? rates[key] : 0;
   return { country, cost };
 }

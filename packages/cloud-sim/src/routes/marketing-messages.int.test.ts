@@ -300,14 +300,15 @@ describe('POST /{phone-number-id}/marketing_messages', () => {
     expect(mm.body.data[0].wamid).toBe(sent.body.messages[0].id);
     expect((await call(url, '/__sandbox/messages?endpoint=other')).status).toBe(400);
 
-    // Priced and reported as marketing, as a /messages send of the template would be.
+    // Priced at the marketing rate and reported as Meta reports an MM API send: marketing_lite (MM API get-started).
     const status = await until(() =>
       receiver.received
         .map((h) => JSON.parse(h.raw))
         .flatMap((b: Json) => b.entry[0].changes[0].value.statuses ?? [])
         .find((s: Json) => s.id === sent.body.messages[0].id && s.status === 'sent'),
     );
-    expect(status.pricing.category).toBe('marketing');
+    expect(status.pricing.category).toBe('marketing_lite');
+    expect(status.conversation.origin.type).toBe('marketing_lite');
     const calls = await until(async () => {
       const text = await readFile(logFile, 'utf8').catch(() => '');
       return text.includes(`/${acc.phone_number_id}/marketing_messages`) && text;
