@@ -20,6 +20,8 @@ type TemplateConfigSectionProps = {
   lockIdentity: boolean;
   /** Whether the template had a maximum price when the form opened (Meta neither adds nor removes one later). */
   hadMaxPrice?: boolean;
+  /** Whether the account may send through the Marketing Messages API; null: not known (the server decides). */
+  mmApiOnboarded?: boolean | null;
 };
 
 function titleCase(value: string): string {
@@ -33,6 +35,7 @@ export function TemplateConfigSection({
   errorFor,
   lockIdentity,
   hadMaxPrice = false,
+  mmApiOnboarded = null,
 }: TemplateConfigSectionProps) {
   const id = useId();
   const nameError = errorFor('name');
@@ -110,6 +113,7 @@ export function TemplateConfigSection({
       {state.selectedCategory === 'MARKETING' ? (
         <MaxPriceField
           fixed={lockIdentity ? (hadMaxPrice ? 'kept' : 'absent') : null}
+          needsOnboarding={mmApiOnboarded === false}
           value={state.maxPriceText}
           onChange={(maxPriceText) => onChange({ maxPriceText })}
           error={errorFor('max_price_bid_amount')}
@@ -165,13 +169,15 @@ function TimeToLiveField({ value, onChange, error }: TimeToLiveFieldProps) {
 type MaxPriceFieldProps = {
   /** A submitted template: Meta adds no price to one created without ('absent') and removes none ('kept'). */
   fixed: 'absent' | 'kept' | null;
+  /** The account is not onboarded to the Marketing Messages API: no price can be set. */
+  needsOnboarding: boolean;
   value: string;
   onChange: (text: string) => void;
   error: string | undefined;
 };
 
 /** The most the business pays per delivered message through the Marketing Messages API; empty: the rate card. */
-function MaxPriceField({ fixed, value, onChange, error }: MaxPriceFieldProps) {
+function MaxPriceField({ fixed, needsOnboarding, value, onChange, error }: MaxPriceFieldProps) {
   const id = useId();
   // The payload check speaks Meta's unit; what was typed is dollars, so a typing problem is said in dollars.
   const parsed = parseMaxPrice(value);
@@ -186,7 +192,7 @@ function MaxPriceField({ fixed, value, onChange, error }: MaxPriceFieldProps) {
         value={value}
         inputMode="decimal"
         placeholder="Rate card"
-        disabled={fixed === 'absent'}
+        disabled={fixed === 'absent' || needsOnboarding}
         aria-invalid={message ? true : undefined}
         aria-describedby={`${id}-note`}
         onChange={(event) => onChange(event.target.value)}
@@ -198,9 +204,11 @@ function MaxPriceField({ fixed, value, onChange, error }: MaxPriceFieldProps) {
         <p id={`${id}-note`} className="mt-1 text-xs text-slate-500">
           {fixed === 'absent'
             ? 'WhatsApp takes a maximum price only when a template is created: create a new template to set one.'
-            : `WhatsApp charges this or less for each delivery through the Marketing Messages API, and may deliver fewer messages when it is below the rate card. ${
-                fixed === 'kept' ? 'It can be changed, not removed.' : 'Empty: the rate card.'
-              }`}
+            : needsOnboarding
+              ? 'A maximum price applies to sends through the Marketing Messages API: onboard this account in Settings to set one.'
+              : `WhatsApp charges this or less for each delivery through the Marketing Messages API, and may deliver fewer messages when it is below the rate card. ${
+                  fixed === 'kept' ? 'It can be changed, not removed.' : 'Empty: the rate card.'
+                }`}
         </p>
       )}
     </div>

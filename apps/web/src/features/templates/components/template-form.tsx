@@ -18,6 +18,7 @@ import { errorText } from '../../../lib/error-text';
 import { useGetLinkSettingsQuery } from '../../../lib/link-settings-api';
 import {
   useCreateTemplateMutation,
+  useGetMarketingMessagesOnboardedQuery,
   useGetTemplateCustomerColumnsQuery,
   useGetTemplateMediaQuery,
   useUpdateTemplateMutation,
@@ -106,6 +107,9 @@ export function TemplateForm(props: TemplateFormProps) {
   useEffect(() => {
     if (columnsQuery.error) console.error('Loading the customer columns failed', columnsQuery.error);
   }, [columnsQuery.error]);
+
+  // A max price needs the Marketing Messages API; without an answer the server decides on Save.
+  const mmApiOnboarded = useGetMarketingMessagesOnboardedQuery(wabaId).data ?? null;
 
   // What a URL button holds to be a tracked link; without an answer none is offered.
   const trackedButtonUrl = useGetLinkSettingsQuery(wabaId).data?.tracked_button_url ?? null;
@@ -206,6 +210,7 @@ export function TemplateForm(props: TemplateFormProps) {
           errorFor={errorFor}
           lockIdentity={lockIdentity}
           hadMaxPrice={initial.maxPriceText.trim() !== ''}
+          mmApiOnboarded={mmApiOnboarded}
         />
         <HeaderSection
           state={state}

@@ -3,9 +3,20 @@ import { fireEvent, screen } from '@testing-library/react';
 import { renderRoute, signedIn } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 
-function server() {
+function server(mmApiState = 'onboarded') {
   return stubFetch((request) => {
     if (pathOf(request) === '/recipient/cols') return json(['name', 'email']);
+    if (pathOf(request) === '/marketing-messages/')
+      return json({
+        waba_id: 'w',
+        state: mmApiState,
+        meta_status: mmApiState === 'onboarded' ? 'ONBOARDED' : 'ELIGIBLE',
+        reason: null,
+        requested_at: null,
+        status_since: null,
+        can_start: mmApiState !== 'onboarded',
+        routes_marketing: mmApiState === 'onboarded',
+      });
     return json({ count: 0, currentPage: 1, next: null, previous: null, results: [] });
   });
 }
@@ -48,5 +59,17 @@ describe('Create template: a marketing maximum price', () => {
     fireEvent.change(screen.getByLabelText('Category'), { target: { value: 'UTILITY' } });
     expect(screen.queryByLabelText(FIELD)).toBeNull();
     expect(payload()).not.toHaveProperty('max_price_bid_amount');
+  });
+
+  it('is off, saying why, for an account not onboarded to the Marketing Messages API', async () => {
+    server('not_onboarded');
+    renderRoute('/template/create-template', { preloadedState: signedIn });
+    fireEvent.change(screen.getByLabelText('Category'), { target: { value: 'MARKETING' } });
+    expect(
+      await screen.findByText(
+        'A maximum price applies to sends through the Marketing Messages API: onboard this account in Settings to set one.',
+      ),
+    ).toBeTruthy();
+    expect((screen.getByLabelText(FIELD) as HTMLInputElement).disabled).toBe(true);
   });
 });
