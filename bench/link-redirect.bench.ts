@@ -49,9 +49,9 @@ try {
   );
   const id = broadcast.rows[0]!.id;
   const messages = await db.query<{ id: number }>(
-    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, wamid, accepted_at,
-                                     delivered_at)
-     select $2, $1, '+3361' || lpad(i::text, 7, '0'), 'delivered', 'wamid.bench.' || i, now(), now()
+    `insert into broadcast_messages (waba_account_id, broadcast_id, whatsapp_number, state, wamid, requested_at,
+                                     accepted_at, delivered_at)
+     select $2, $1, '+3361' || lpad(i::text, 7, '0'), 'delivered', 'wamid.bench.' || i, now(), now(), now()
        from generate_series(1, $3) i
      returning id::int`,
     [id, account, RECIPIENTS],
