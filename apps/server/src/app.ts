@@ -69,6 +69,7 @@ export interface AppDependencies {
 /** Builds the whole HTTP app without listening: tests inject requests or listen on port 0 themselves. */
 export async function buildApp({ config, pool, logger = true }: AppDependencies): Promise<FastifyInstance> {
   const secrets = requireSecrets(config);
+  const securityHeaders = await fixedSecurityHeaders(config);
   const app = Fastify({
     logger: logger ? heraldLoggerOptions(config.LOG_LEVEL, logger === true ? undefined : logger) : false,
     trustProxy: config.TRUST_PROXY,
@@ -79,7 +80,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     bodyLimit: 1024 * 1024,
     // A malformed URL is answered before any hook runs: the wrapper adds the security headers itself.
     frameworkErrors: withRequestId(
-      withSecurityHeaders(await fixedSecurityHeaders(config), answerFrameworkError, {
+      withSecurityHeaders(securityHeaders, answerFrameworkError, {
         trustProxy: config.TRUST_PROXY,
       }),
     ),
@@ -87,7 +88,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // First, so that every answer (routes, 404s, errors) carries the headers.
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, securityHeaders);
   await registerCors(app, config.CORS_ORIGINS);
   registerRequestId(app);
   registerMetrics(app, { metrics: new HeraldMetrics(pool), token: config.METRICS_TOKEN });

@@ -17,8 +17,9 @@ export interface FirstClick {
  * batches never deadlock. Answers where each message's link leads, by `account.message`.
  */
 export async function recordFirstClicks(pool: Pool, batch: FirstClick[]): Promise<Map<string, string>> {
-  const { rows } = await pool.query<{ account: number; message: number; destination: string }>(
-    `with input as (
+  const { rows } = await pool.query<{ account: number; message: number; destination: string }>({
+    name: 'record-first-clicks',
+    text: `with input as (
        select * from unnest($1::bigint[], $2::bigint[], $3::text[]) with ordinality as i(account, message, click_id, n)),
      target as (
        select distinct on (i.account, i.message) i.account, i.message, i.click_id, b.link_destination
@@ -44,8 +45,8 @@ export async function recordFirstClicks(pool: Pool, batch: FirstClick[]): Promis
         where m.waba_account_id = l.waba_account_id and m.id = l.id
        returning m.id)
      select account::int, message::int, link_destination as destination from target`,
-    [batch.map((c) => c.accountId), batch.map((c) => c.messageId), batch.map((c) => c.clickId)],
-  );
+    values: [batch.map((c) => c.accountId), batch.map((c) => c.messageId), batch.map((c) => c.clickId)],
+  });
   return new Map(rows.map((r) => [`${r.account}.${r.message}`, r.destination]));
 }
 
