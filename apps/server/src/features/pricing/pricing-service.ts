@@ -22,21 +22,21 @@ import { cardDateOn, rateCategory, rateOn, type RateCard } from './rate-card';
 const money = (value: number) => Math.round(value * 1e6) / 1e6;
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Adds `messages` at `rate` to a market's line; a market priced at two rates shows no single rate. */
-function addTo(lines: Map<string, MarketCost>, market: string, messages: number, rate: number) {
+/**
+ * Adds `messages` to a market's line, costing `rate` each, or `stated` in all when Meta stated what it charged
+ * (an auction's charges differ: no single rate). A market priced at two rates shows no single rate.
+ */
+function addTo(
+  lines: Map<string, MarketCost>,
+  market: string,
+  messages: number,
+  price: { rate: number } | { stated: number },
+) {
+  const rate = 'rate' in price ? price.rate : null;
   const line = lines.get(market) ?? { market, messages: 0, rate, cost: 0 };
   if (line.rate !== rate) line.rate = null;
   line.messages += messages;
-  line.cost += messages * rate;
-  lines.set(market, line);
-}
-
-/** Adds messages whose charge Meta stated: their sum, and no single rate (an auction's charges differ). */
-function addStated(lines: Map<string, MarketCost>, market: string, messages: number, cost: number) {
-  const line = lines.get(market) ?? { market, messages: 0, rate: null, cost: 0 };
-  line.rate = null;
-  line.messages += messages;
-  line.cost += cost;
+  line.cost += 'rate' in price ? messages * price.rate : price.stated;
   lines.set(market, line);
 }
 
@@ -85,7 +85,8 @@ export class PricingService {
     const lines = new Map<string, MarketCost>();
     for (const [market, n] of byMarket) {
       const messages = sampleSize(n, percentage);
-      if (category) addTo(lines, market, messages, maxPrice ?? rateOn(this.card, market, category, day) ?? 0);
+      if (category)
+        addTo(lines, market, messages, { rate: maxPrice ?? rateOn(this.card, market, category, day) ?? 0 });
       else lines.set(market, { market, messages, rate: null, cost: 0 });
     }
     const markets = sortedLines(lines);
@@ -160,13 +161,14 @@ export class PricingService {
       cost.unpriced += row.unpriced;
       const market = marketOfNumber(row.sample);
       // What Meta said it charged (a max-price message) counts as said; the rest at the card's rate.
-      if (row.stated_messages > 0) addStated(cost.lines, market, row.stated_messages, row.stated_cost);
+      if (row.stated_messages > 0)
+        addTo(cost.lines, market, row.stated_messages, { stated: row.stated_cost });
       const category = row.category ? rateCategory(row.category) : null;
       const unstated = row.billable - row.stated_messages;
       if (unstated === 0 || !category || !row.day) continue;
       const rate = rateOn(this.card, market, category, row.day);
       // A category or day the card does not price is left out of the cost rather than guessed.
-      if (rate !== null) addTo(cost.lines, market, unstated, rate);
+      if (rate !== null) addTo(cost.lines, market, unstated, { rate });
     }
     return [...costs.values()].map(({ lines, ...cost }) => {
       const markets = sortedLines(lines);

@@ -6,7 +6,7 @@ import type {
   TemplateSort,
   TemplateSyncResponse,
 } from '@herald/contracts';
-import { mmApiStatusResponseSchema, TemplateClicksResponseSchema } from '@herald/contracts';
+import { TemplateClicksResponseSchema } from '@herald/contracts';
 import { api } from '../../lib/api';
 
 type TemplateListArgs = {
@@ -96,17 +96,6 @@ export const templatesApi = api.enhanceEndpoints({ addTagTypes: ['Templates'] })
         return parsed.success ? parsed.data : null;
       },
     }),
-    /**
-     * Whether the selected account may send through the Marketing Messages API (a max price needs it); null when
-     * the answer is not the contract's. The argument only keys the cache (the base query sends X-WABA-ID).
-     */
-    getMarketingMessagesOnboarded: build.query<boolean | null, string | null>({
-      query: () => '/marketing-messages/',
-      transformResponse: (answer: unknown) => {
-        const parsed = mmApiStatusResponseSchema.safeParse(answer);
-        return parsed.success ? parsed.data.state === 'onboarded' : null;
-      },
-    }),
     getTemplateCustomerColumns: build.query<string[], string | null>({
       query: () => '/recipient/cols',
       providesTags: ['Contacts'],
@@ -125,5 +114,4 @@ export const {
   useDeleteTemplateMutation,
   useGetTemplateCustomerColumnsQuery,
   useGetTemplateClicksQuery,
-  useGetMarketingMessagesOnboardedQuery,
 } = templatesApi;

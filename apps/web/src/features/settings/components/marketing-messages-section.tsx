@@ -5,7 +5,7 @@ import { errorText } from '../../../lib/error-text';
 import {
   useGetMarketingMessagesQuery,
   useStartMarketingMessagesOnboardingMutation,
-} from '../marketing-messages-api';
+} from '../../../lib/marketing-messages-api';
 import { CheckboxSetting } from './setting-controls';
 
 const STATE_LABELS: Record<MmApiState, string> = {

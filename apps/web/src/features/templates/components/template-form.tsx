@@ -16,9 +16,9 @@ import { FormPreviewSwitch, useFormPreviewPane } from '../../../components/form-
 import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import { useGetLinkSettingsQuery } from '../../../lib/link-settings-api';
+import { useGetMarketingMessagesQuery } from '../../../lib/marketing-messages-api';
 import {
   useCreateTemplateMutation,
-  useGetMarketingMessagesOnboardedQuery,
   useGetTemplateCustomerColumnsQuery,
   useGetTemplateMediaQuery,
   useUpdateTemplateMutation,
@@ -109,7 +109,8 @@ export function TemplateForm(props: TemplateFormProps) {
   }, [columnsQuery.error]);
 
   // A max price needs the Marketing Messages API; without an answer the server decides on Save.
-  const mmApiOnboarded = useGetMarketingMessagesOnboardedQuery(wabaId).data ?? null;
+  const mmApi = useGetMarketingMessagesQuery(wabaId ?? '').data;
+  const mmApiOnboarded = mmApi ? mmApi.state === 'onboarded' : null;
 
   // What a URL button holds to be a tracked link; without an answer none is offered.
   const trackedButtonUrl = useGetLinkSettingsQuery(wabaId).data?.tracked_button_url ?? null;

@@ -1,5 +1,5 @@
 import { mmApiStatusResponseSchema, type MmApiStatusResponse } from '@herald/contracts';
-import { api } from '../../lib/api';
+import { api } from './api';
 
 /**
  * GET /marketing-messages/ and POST /marketing-messages/onboarding/: the selected account's Marketing Messages
