@@ -1,8 +1,11 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { act, cleanup } from '@testing-library/react';
+import toast from 'react-hot-toast';
 
-// Vitest runs without globals, so Testing Library cannot register its own cleanup.
+// Vitest runs without globals, so Testing Library cannot register its own cleanup. Test files share a worker's
+// modules (isolate: false), so what a module keeps between renders is reset here too: react-hot-toast's store.
 afterEach(() => {
+  act(() => toast.remove());
   cleanup();
   localStorage.clear();
   vi.unstubAllGlobals();

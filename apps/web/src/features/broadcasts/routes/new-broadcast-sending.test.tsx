@@ -219,12 +219,15 @@ describe('retargeting a report’s filter', () => {
 });
 
 describe('the preview’s header image', () => {
+  // jsdom has no object URLs; put back what was there, since test files share a worker's globals.
+  const { createObjectURL, revokeObjectURL } = URL;
   beforeAll(() => {
     URL.createObjectURL = vi.fn(() => 'blob:header-image');
     URL.revokeObjectURL = vi.fn();
   });
   afterAll(() => {
-    vi.restoreAllMocks();
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = revokeObjectURL;
   });
 
   it('shows the template’s stored image, not a grey box', async () => {
