@@ -1,4 +1,5 @@
-import { invalidParameter, missingParameter } from '../errors';
+import { invalidParameter } from '../errors';
+import { enumList, granularityParam, listOf, timestamp } from '../graph-filters';
 
 /**
  * The filters of Meta's pricing analytics (WhatsApp Business Management API, "Analytics" guide, Pricing
@@ -39,55 +40,6 @@ export interface AnalyticsQuery {
   dimensions: Dimension[];
 }
 
-/** Splits `a,b(c,d),e([f,g])` at the commas outside brackets: Graph's field list with modifiers. */
-export function splitTopLevel(list: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of list) {
-    if (char === '(' || char === '[') depth += 1;
-    if (char === ')' || char === ']') depth = Math.max(0, depth - 1);
-    if (char === ',' && depth === 0) {
-      parts.push(current.trim());
-      current = '';
-    } else current += char;
-  }
-  if (current.trim() !== '') parts.push(current.trim());
-  return parts.filter(Boolean);
-}
-
-/** `pricing_analytics.start(1).end(2).dimensions(["A","B"])` → { start: '1', end: '2', dimensions: '["A","B"]' }. */
-export function modifiersOf(field: string): Record<string, string> {
-  const modifiers: Record<string, string> = {};
-  const pattern = /\.([a-z_]+)\(((?:[^()]|\([^()]*\))*)\)/g;
-  for (const match of field.matchAll(pattern)) modifiers[match[1] as string] = match[2] as string;
-  return modifiers;
-}
-
-/** `["A","B"]`, `[A,B]`, `A,B`, `[]` or `` → the items, unquoted. */
-function listOf(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const inner = value.trim().replace(/^\[/, '').replace(/\]$/, '');
-  return inner
-    .split(',')
-    .map((item) => item.trim().replace(/^["']|["']$/g, ''))
-    .filter(Boolean);
-}
-
-function timestamp(name: 'start' | 'end', value: string | undefined): number {
-  if (value === undefined || value.trim() === '') throw missingParameter(name);
-  if (!/^\d{1,12}$/.test(value.trim())) throw invalidParameter(`${name} must be a UNIX timestamp`);
-  return Number(value.trim());
-}
-
-function enumList<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T[] {
-  const items = listOf(value).map((item) => item.toUpperCase());
-  const wrong = items.find((item) => !(allowed as readonly string[]).includes(item));
-  if (wrong !== undefined)
-    throw invalidParameter(`${name} must be among ${allowed.join(', ')}; got ${wrong}`);
-  return items as T[];
-}
-
 /**
  * Reads and checks the filters, in the order Meta's table lists the required ones: start, end, granularity; then
  * the time range (end after start, start within the lookback window); then each list. Every failure is Graph's
@@ -96,10 +48,7 @@ function enumList<T extends string>(name: string, value: string | undefined, all
 export function readAnalyticsQuery(get: (name: string) => string | undefined, now: number): AnalyticsQuery {
   const start = timestamp('start', get('start'));
   const end = timestamp('end', get('end'));
-  const rawGranularity = get('granularity')
-    ?.trim()
-    .replace(/^["']|["']$/g, '');
-  if (!rawGranularity) throw missingParameter('granularity');
+  const rawGranularity = granularityParam(get('granularity'));
   const granularity = rawGranularity.toUpperCase();
   if (!(GRANULARITIES as readonly string[]).includes(granularity)) {
     throw invalidParameter(`granularity must be one of ${GRANULARITIES.join(', ')}; got ${rawGranularity}`);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphError } from '../errors';
 import type { MessageInfo } from '../messages/status-payload';
-import { modifiersOf, readAnalyticsQuery, splitTopLevel, type AnalyticsQuery } from './analytics-params';
+import { modifiersOf, splitTopLevel } from '../graph-filters';
+import { readAnalyticsQuery, type AnalyticsQuery } from './analytics-params';
 import { BillingLedger } from './billing-ledger';
 import { buckets, pricingAnalytics } from './pricing-analytics';
 

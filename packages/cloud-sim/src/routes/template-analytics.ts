@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, grantedWaba } from '../auth';
 import type { SandboxContext } from '../context';
-import { modifiersOf } from '../pricing/analytics-params';
+import { modifiersOf } from '../graph-filters';
 import { requestParams } from '../request-params';
 import type { AccessToken, Waba } from '../state';
 import { readInsightsFlag, setInsightsEnabled, templateAnalytics } from '../templates/template-analytics';

@@ -1,4 +1,5 @@
 import { invalidParameter, missingParameter } from '../errors';
+import { enumList, granularityParam, listOf, timestamp } from '../graph-filters';
 import { DAY_SECONDS, dayOf } from './template-analytics-ledger';
 
 /**
@@ -26,22 +27,6 @@ export interface TemplateAnalyticsQuery {
   templateIds: string[];
 }
 
-/** `["A","B"]`, `[A,B]`, `A,B`, `[]` or `` → the items, unquoted. */
-function listOf(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const inner = value.trim().replace(/^\[/, '').replace(/\]$/, '');
-  return inner
-    .split(',')
-    .map((item) => item.trim().replace(/^["']|["']$/g, ''))
-    .filter(Boolean);
-}
-
-function timestamp(name: 'start' | 'end', value: string | undefined): number {
-  if (value === undefined || value.trim() === '') throw missingParameter(name);
-  if (!/^\d{1,12}$/.test(value.trim())) throw invalidParameter(`${name} must be a UNIX timestamp`);
-  return Number(value.trim());
-}
-
 /**
  * Reads and checks the filters: template_ids, start, end, granularity are required; metric_types is optional.
  * Each failure is Graph's invalid-parameter error (400, code 100) naming the parameter. `template_ids` first:
@@ -66,10 +51,7 @@ export function readTemplateAnalyticsQuery(
 
   const rawStart = timestamp('start', get('start'));
   const rawEnd = timestamp('end', get('end'));
-  const rawGranularity = get('granularity')
-    ?.trim()
-    .replace(/^["']|["']$/g, '');
-  if (!rawGranularity) throw missingParameter('granularity');
+  const rawGranularity = granularityParam(get('granularity'));
   if (rawGranularity.toUpperCase() !== 'DAILY') {
     throw invalidParameter(
       `granularity must be DAILY (the only one template analytics has); got ${rawGranularity}`,
@@ -84,19 +66,12 @@ export function readTemplateAnalyticsQuery(
     );
   }
 
-  const metricTypes = listOf(get('metric_types')).map((m) => m.toUpperCase());
-  const wrongMetric = metricTypes.find((m) => !(TEMPLATE_METRIC_TYPES as readonly string[]).includes(m));
-  if (wrongMetric !== undefined) {
-    throw invalidParameter(
-      `metric_types must be among ${TEMPLATE_METRIC_TYPES.join(', ')}; got ${wrongMetric}`,
-    );
-  }
+  const metricTypes = enumList('metric_types', get('metric_types'), TEMPLATE_METRIC_TYPES);
   return {
     start,
     end,
     granularity: 'DAILY',
-    metricTypes:
-      metricTypes.length === 0 ? [...TEMPLATE_METRIC_TYPES] : (metricTypes as TemplateMetricType[]),
+    metricTypes: metricTypes.length === 0 ? [...TEMPLATE_METRIC_TYPES] : metricTypes,
     templateIds,
   };
 }
