@@ -72,7 +72,7 @@ try {
   }
   const warmupTargets = Array.from(
     { length: RATE * WARMUP_SECONDS },
-    (_, i) => ids[ids.length - 1 - (i % (ids.length / 2))]!,
+    (_, i) => ids[ids.length - 1 - (i % Math.floor(ids.length / 2))]!,
   );
   // Tokens are signed beforehand so the load generator's own work stays out of the timed loop.
   const pathOf = (messageId: number, i: number) => `/l/${linkToken(box, account, messageId)}?click_id=c${i}`;
