@@ -32,11 +32,15 @@ const RECOUNT_SQL = `
 /**
  * Locks broadcast rows in id order: the first step of the one lock order every writer of broadcast and message
  * rows follows (broadcast rows by id, then message rows by id; decision 022), so no two writers can deadlock.
+ * FOR NO KEY UPDATE, as every broadcast row lock: no writer changes the keys message rows point at, and a
+ * stronger lock would wait for an audience slice's foreign-key checks (and deadlock with it).
  */
 export async function lockBroadcasts(client: PoolClient, broadcastIds: number[]): Promise<void> {
   const ids = [...new Set(broadcastIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
-  await client.query('select id from broadcasts where id = any($1::bigint[]) order by id for update', [ids]);
+  await client.query('select id from broadcasts where id = any($1::bigint[]) order by id for no key update', [
+    ids,
+  ]);
 }
 
 /** Recounts broadcasts whose rows this transaction has locked (lockBroadcasts), from their message rows. */

@@ -175,7 +175,7 @@ export class BroadcastsService {
     const rule = BROADCAST_ACTIONS[action];
     const status = await withTransaction(this.deps.pool, async (client) => {
       const found = await client.query<{ status: string }>(
-        'select status from broadcasts where id = $1 and waba_account_id = $2 for update',
+        'select status from broadcasts where id = $1 and waba_account_id = $2 for no key update',
         [id, waba.id],
       );
       const current = found.rows[0]?.status;

@@ -94,7 +94,7 @@ export async function recordPeople(
             where c.waba_account_id = w.id and x.number is not null and c.whatsapp_number = x.number
               and c.bsuid is distinct from x.bsuid
               and not exists (select 1 from contacts o where o.waba_account_id = w.id and o.bsuid = x.bsuid)
-            order by c.id for update of c skip locked)
+            order by c.id for no key update of c skip locked)
      update contacts c set bsuid = t.bsuid, updated_at = now() from t where c.id = t.id`,
     params,
   );
@@ -104,7 +104,7 @@ export async function recordPeople(
      t as (select c.id, x.username from contacts c, x, w
             where c.waba_account_id = w.id and c.bsuid = x.bsuid and x.username is not null
               and c.username is distinct from x.username
-            order by c.id for update of c skip locked)
+            order by c.id for no key update of c skip locked)
      update contacts c set username = t.username, updated_at = now() from t where c.id = t.id`,
     params,
   );

@@ -37,7 +37,7 @@ export async function startNextDueBroadcast(
     }>(
       `select id::int, waba_account_id::int, audience from broadcasts
         where status = 'scheduled' and scheduled_at <= now()
-        order by scheduled_at, id limit 1 for update skip locked`,
+        order by scheduled_at, id limit 1 for no key update skip locked`,
     );
     const broadcast = due.rows[0];
     if (!broadcast) {

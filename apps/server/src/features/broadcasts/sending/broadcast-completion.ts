@@ -29,7 +29,7 @@ export async function completeFinishedBroadcasts(pool: Pool, outcomeTimeoutSecon
           and not exists (select 1 from broadcast_messages m
                            where m.waba_account_id = b.waba_account_id and m.broadcast_id = b.id
                              and m.state in ('queued', 'sending'))
-        order by b.id for update of b)
+        order by b.id for no key update of b)
      update broadcasts b set status = 'completed', completed_at = now()
        from finished f where b.id = f.id and b.status = 'sending'`,
   );

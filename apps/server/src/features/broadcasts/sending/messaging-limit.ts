@@ -55,7 +55,7 @@ export async function setPortfolioTier(db: Queryable, wabaAccountId: number, raw
     // Broadcast rows locked by id, the order every writer of them uses (decision 022).
     await db.query(
       `with x as (select b.id from broadcasts b join waba_accounts w on w.id = b.waba_account_id
-                   where ${PORTFOLIO_OF_WABA} = $1 and b.waiting_until is not null order by b.id for update of b)
+                   where ${PORTFOLIO_OF_WABA} = $1 and b.waiting_until is not null order by b.id for no key update of b)
        update broadcasts b set waiting_until = null from x where b.id = x.id`,
       [rows[0].key],
     );
@@ -120,7 +120,7 @@ export async function waitForLimit(
   // Message rows locked in id order, as every writer of them does (decision 022).
   await requeueUnsent(pool, accountId, messageIds);
   await pool.query(
-    `with x as (select id from broadcasts where id = any($1::bigint[]) and status = 'sending' order by id for update)
+    `with x as (select id from broadcasts where id = any($1::bigint[]) and status = 'sending' order by id for no key update)
      update broadcasts b set waiting_until = $2 from x where b.id = x.id`,
     [broadcastIds, freesAt],
   );
@@ -130,7 +130,7 @@ export async function waitForLimit(
 export async function stopWaiting(pool: Pool, broadcastIds: number[]): Promise<void> {
   await pool.query(
     `with x as (select id from broadcasts where id = any($1::bigint[]) and waiting_until is not null
-                 order by id for update)
+                 order by id for no key update)
      update broadcasts b set waiting_until = null from x where b.id = x.id`,
     [broadcastIds],
   );

@@ -27,7 +27,7 @@ export class UnansweredSends {
       `with x as (select id from broadcasts
                    where (id = any($1::bigint[]) and unanswered_since is null)
                       or (id = any($2::bigint[]) and unanswered_since is not null)
-                   order by id for update)
+                   order by id for no key update)
        update broadcasts b set unanswered_since = case when b.id = any($1::bigint[]) then now() end
          from x where b.id = x.id`,
       [silent, answered],
