@@ -26,7 +26,7 @@ import { pricingRoutes } from './features/pricing/routes';
 import { SettingsService } from './features/settings/settings-service';
 import { numbersRoutes } from './features/numbers/routes';
 import { templatesRoutes } from './features/templates/routes';
-import { templateClicksRoutes } from './features/templates/template-clicks';
+import { TemplateClicksService, templateClicksRoutes } from './features/templates/template-clicks';
 import { TemplatesService } from './features/templates/templates-service';
 import { templateSyncRoutes } from './features/templates/templates-sync';
 import { webhookRoutes } from './features/webhooks/routes';
@@ -136,7 +136,9 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
     );
     await scope.register(templatesRoutes(new TemplatesService({ pool, graph, secrets: secretBox })));
     await scope.register(templateSyncRoutes({ pool, graph, secrets: secretBox }));
-    await scope.register(templateClicksRoutes({ pool, graph, secrets: secretBox }));
+    await scope.register(
+      templateClicksRoutes(new TemplateClicksService({ pool, graph, secrets: secretBox })),
+    );
     await scope.register(
       broadcastsRoutes(
         new BroadcastsService({

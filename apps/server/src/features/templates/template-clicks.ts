@@ -108,8 +108,7 @@ const IdParamsSchema = z.object({
 });
 
 /** GET /meta/templates/{id}/clicks/: the Edit Template page's clicks. */
-export function templateClicksRoutes(deps: TemplateClicksDependencies): FastifyPluginAsyncZod {
-  const service = new TemplateClicksService(deps);
+export function templateClicksRoutes(service: TemplateClicksService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/meta/templates/:id/clicks/',

@@ -1,4 +1,4 @@
-import { metaErrorCodes } from '@herald/contracts';
+import { MARKETING_TTL, metaErrorCodes } from '@herald/contracts';
 
 /**
  * The codes of a failure with an outcome of its own, as a SQL list: Meta's rule, read from contracts
@@ -122,16 +122,14 @@ export const STATUS_TARGETS_SQL = `
     window first_failure as (partition by f.id order by f.status = 'failed' desc, f.status_index)),
   best as (select distinct on (id) * from targets order by id, rank desc, status_index)`;
 
-/** Meta's time-to-live when a template sets none: 30 days for marketing and utility templates. */
-const DEFAULT_TTL_SECONDS = 2_592_000;
-
 /**
  * The failure is WhatsApp dropping the message at the end of its time-to-live (decision 093): Meta names no
  * error code for it, so it is known by time, a failure Meta reports at or after the request plus the broadcast's
- * time-to-live (less five minutes for the two clocks). The broadcast is read only for a failure (CASE is lazy).
+ * time-to-live (less five minutes for the two clocks), Meta's 30 days when none was set (the same for marketing and
+ * utility templates). The broadcast is read only for a failure (CASE is lazy).
  */
 export const FAILURE_IS_EXPIRY = `(
   t.failure_at is not null and m.requested_at is not null
   and to_timestamp(t.failure_at) >= m.requested_at - interval '5 minutes' + make_interval(secs =>
         coalesce((select b.message_ttl_seconds from broadcasts b
-                   where b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id), ${DEFAULT_TTL_SECONDS})))`;
+                   where b.waba_account_id = m.waba_account_id and b.id = m.broadcast_id), ${MARKETING_TTL.defaultSeconds})))`;
