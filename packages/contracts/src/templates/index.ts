@@ -14,3 +14,4 @@ export * from './lifecycle-notes';
 export * from './time-to-live';
 export * from './max-price';
 export * from './template-clicks';
+export * from './category-update';

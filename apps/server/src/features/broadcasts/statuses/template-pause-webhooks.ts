@@ -1,3 +1,4 @@
+import { parseTemplateCategoryUpdate } from '@herald/contracts';
 import type { WebhookHandler } from '../../webhooks';
 import { broadcastWrites } from './message-status-webhooks';
 
@@ -37,26 +38,14 @@ export const collectTemplatePause: WebhookHandler = async (_client, change, batc
  * like a template pause. A broadcast scheduled later is estimated in the coming category (categoryAt).
  */
 export const collectCategoryHold: WebhookHandler = async (_client, change, batch) => {
-  const update = change.value as {
-    message_template_id?: unknown;
-    correct_category?: unknown;
-    new_category?: unknown;
-    category_update_timestamp?: unknown;
-  };
-  const id = update?.message_template_id;
-  const coming = text(update?.correct_category)?.toUpperCase();
-  if (!coming || (typeof id !== 'string' && typeof id !== 'number')) return;
-  // `new_category` is the current one in Meta's notice: a notice for the category it already has changes nothing.
-  if (text(update.new_category)?.toUpperCase() === coming) return;
-  const raw = update.category_update_timestamp;
-  const seconds = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  const at =
-    typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+  const update = parseTemplateCategoryUpdate(change.value);
+  // `current` is the category it has now in Meta's notice: a notice for that category changes nothing.
+  if (!update?.coming || update.current === update.coming) return;
   broadcastWrites(batch).pauses.push({
     wabaId: change.wabaId,
-    metaTemplateId: String(id),
+    metaTemplateId: update.templateId,
     verb: 'recategorised',
-    category: coming,
-    at,
+    category: update.coming,
+    at: update.at,
   });
 };
