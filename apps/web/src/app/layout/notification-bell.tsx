@@ -2,10 +2,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { HeaderEvent } from '@herald/contracts';
 import { BellIcon } from '../../components/icons';
+import { formatDateTime } from '../../lib/date-time';
 import { useMarkHeaderSeenMutation } from '../../features/dashboard/api';
 import { useHeaderFigures } from './header-figures';
-
-const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * The bell lists the account's latest events (templates reviewed or paused, broadcasts completed or
@@ -115,7 +114,7 @@ function EventItem({ event, onFollow }: { event: HeaderEvent; onFollow: () => vo
         </span>
         <span className="block text-slate-600">{event.detail}</span>
         <time dateTime={event.at} className="block text-xs text-slate-500">
-          {timeFormat.format(new Date(event.at))}
+          {formatDateTime(event.at)}
         </time>
       </Link>
     </li>

@@ -1,6 +1,5 @@
 const countFormat = new Intl.NumberFormat('en-US');
 const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** 12,345 */
 export function formatCount(value: number): string {
@@ -15,12 +14,6 @@ export function formatPercent(value: number): string {
 /** `part` as a percentage of `whole` ('0%' when the whole is 0). */
 export function percentOf(part: number, whole: number): string {
   return formatPercent(whole > 0 ? (part * 100) / whole : 0);
-}
-
-/** 'Nov 25, 2026, 9:00 AM' in local time. */
-export function formatDateTime(value: Date | string): string {
-  const date = typeof value === 'string' ? new Date(value) : value;
-  return Number.isNaN(date.getTime()) ? String(value) : dateTimeFormat.format(date);
 }
 
 /** 'completed' → 'Completed': a broadcast's status as the history and the report show it. */

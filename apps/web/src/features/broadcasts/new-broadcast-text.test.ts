@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BroadcastAudience } from '@herald/contracts';
 import { INITIAL_BROADCAST_FORM } from './broadcast-form';
-import { formatDateTime } from './format';
+import { formatDateTime } from '../../lib/date-time';
 import {
   retargetFromText,
   retargetLineText,

@@ -1,6 +1,7 @@
 import type { BroadcastAudience } from '@herald/contracts';
 import type { BroadcastFormState, RecipientCount } from './broadcast-form';
-import { formatCount, formatDateTime } from './format';
+import { formatDateTime } from '../../lib/date-time';
+import { formatCount } from './format';
 import { retargetFilterLabel } from './retarget';
 
 /* The New broadcast screen's lines in words, apart from the hook so they can be read (and tested) alone. */

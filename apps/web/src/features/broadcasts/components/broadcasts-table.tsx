@@ -8,7 +8,8 @@ import {
 import { Link } from 'react-router';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { WrappableName } from '../../../components/wrappable-name';
-import { formatClockTime, formatCount, formatDateTime, formatPercent, formatStatus } from '../format';
+import { formatDateTime } from '../../../lib/date-time';
+import { formatClockTime, formatCount, formatPercent, formatStatus } from '../format';
 import { BillableLine, useBroadcastCosts } from './broadcast-cost';
 import { ALL_HANDED_NOTE, ALL_HANDED_STATUS, HANDED_TO_WHATSAPP, outcomeInSentence } from '../outcome-labels';
 

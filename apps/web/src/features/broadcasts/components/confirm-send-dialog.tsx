@@ -2,7 +2,8 @@ import { useRef } from 'react';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
 import { ModalDialog } from '../../../components/modal-dialog';
 import { timeZoneLabel } from '../../../lib/time-zone';
-import { formatCount, formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/date-time';
+import { formatCount } from '../format';
 
 type ConfirmSendDialogProps = {
   templateName: string;

@@ -1,5 +1,5 @@
 import type { InboundKind, RecipientReply } from '@herald/contracts';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/date-time';
 
 /** How a reply without text (or a press, a reaction) is named in the report. */
 export const REPLY_KIND_LABELS: Record<InboundKind, string> = {

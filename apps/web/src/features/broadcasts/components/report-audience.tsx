@@ -1,5 +1,6 @@
 import type { BroadcastAudienceSummary } from '@herald/contracts';
-import { formatCount, formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/date-time';
+import { formatCount } from '../format';
 
 /** 'Gold', 'Gold or VIP', 'Gold, Silver or VIP'. */
 function tagList(tags: string[]): string {

@@ -1,7 +1,7 @@
 import type { BroadcastRecipient, RecipientOutcome } from '@herald/contracts';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { displayNumber } from '../../../lib/display-number';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/date-time';
 import { OUTCOME_LABELS } from '../outcome-labels';
 import { ReplyCell } from './reply-cell';
 

@@ -1,14 +1,13 @@
 import { Link } from 'react-router';
 import type { DashboardActivity } from '@herald/contracts';
 import { labelStackedCells, STACKED_TABLE_CLASS } from '../../../components/stacked-table';
+import { formatDateTime } from '../../../lib/date-time';
 
 const KIND_LABELS: Record<DashboardActivity['kind'], string> = {
   broadcast: 'Broadcast',
   import: 'Import',
   template: 'Template',
 };
-
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The latest broadcasts, imports and template status changes, each a link to its screen. */
 export function RecentActivity({ rows }: { rows: DashboardActivity[] }) {
@@ -57,7 +56,7 @@ export function RecentActivity({ rows }: { rows: DashboardActivity[] }) {
                   </td>
                   <td className="px-5 py-3 text-slate-600">{KIND_LABELS[row.kind]}</td>
                   <td className="px-5 py-3 whitespace-nowrap text-slate-600">
-                    <time dateTime={row.at}>{dateTimeFormat.format(new Date(row.at))}</time>
+                    <time dateTime={row.at}>{formatDateTime(row.at)}</time>
                   </td>
                   <td className="px-5 py-3 text-slate-600">{row.detail}</td>
                 </tr>

@@ -4,22 +4,16 @@ import type { TemplateListItem } from '@herald/contracts';
 import { DataTable, type DataTableHeader } from '../../../components/data-table';
 import { PencilIcon, TrashIcon } from '../../../components/icons';
 import { WrappableName } from '../../../components/wrappable-name';
+import { formatDateTime } from '../../../lib/date-time';
 import { TemplateLifecycleNotes, TemplateRejection } from './template-lifecycle-notes';
 import { TemplateStatusBadge } from './template-status-badge';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
-}
 
 /** A quality score of 'UNKNOWN' or missing shows 'Unknown'; its date is in epoch seconds. */
 function quality(item: TemplateListItem): ReactNode {
   const score = item.quality_score?.score;
   if (!score || score.toUpperCase() === 'UNKNOWN') return 'Unknown';
   const date = item.quality_score?.date;
-  return <span title={date ? `As of ${dateTime.format(new Date(date * 1000))}` : undefined}>{score}</span>;
+  return <span title={date ? `As of ${formatDateTime(new Date(date * 1000))}` : undefined}>{score}</span>;
 }
 
 type RowActions = {
@@ -75,7 +69,7 @@ const COLUMNS: readonly Column[] = [
   { header: 'Rejected Reason', cell: (item) => <TemplateRejection item={item} /> },
   {
     header: 'Last Updated Time',
-    cell: (item) => formatTime(item.last_updated_time),
+    cell: (item) => formatDateTime(item.last_updated_time),
     className: 'min-w-[7.5rem] px-3 py-3 text-slate-700',
   },
   { header: 'Quality Score', cell: quality },
