@@ -53,6 +53,21 @@ const sentBy = async (template: string) =>
     (m) => m.template?.name === template,
   );
 
+/**
+ * New broadcast has answered the audience's limit and cost: the lines they add above the buttons move them, so a
+ * click before then (a loaded machine answers in seconds) can land where the button was.
+ */
+async function formSettled(page: Page): Promise<void> {
+  await page
+    .getByText(/left in your 24-hour limit/)
+    .first()
+    .waitFor({ timeout: 20_000 });
+  await page
+    .getByText(/^Estimated cost:/)
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300', SANDBOX_US_MARKETING_RULE: 'false' });
@@ -108,6 +123,7 @@ describe('who clicked, in Chromium', () => {
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByText('Enter where the tracked link leads').first().waitFor();
     await field.fill(destination);
+    await formSettled(page);
     await page.screenshot({ path: `${SHOTS}/clicks-new-broadcast.png`, fullPage: true });
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
@@ -178,6 +194,7 @@ describe('who clicked, in Chromium', () => {
     await page
       .getByRole('combobox', { name: 'Message Template' })
       .selectOption({ label: 'second_chance (en_US)' });
+    await formSettled(page);
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
     await page.waitForURL(`${stack.url}/broadcast`);

@@ -49,6 +49,9 @@ export type OpenedRequest = { send(): Promise<SendOutcome>; abandon(): void } | 
  * error body come from graph-http.ts, as GraphClient's do. Classifies every answer: accepted, retry later,
  * failed for good, or unconfirmed.
  */
+/** How long a pooled socket may stay idle: under any common server keep-alive (Node's 5 s; Fastify's 72 s). */
+const IDLE_SOCKET_MS = 4_000;
+
 export class MessageSender {
   private readonly agent: http.Agent;
   private readonly transport: typeof http | typeof https;
@@ -60,10 +63,15 @@ export class MessageSender {
     baseUrl: string,
     version: string,
     private readonly maxSockets = 64,
+    idleSocketMs = IDLE_SOCKET_MS,
   ) {
     this.endpoint = { baseUrl, version };
     this.transport = baseUrl.startsWith('https:') ? https : http;
-    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets });
+    // An idle socket is closed by Herald before the server closes it: a request written to a socket the server
+    // is closing at that moment is reset, and a reset after the write leaves its message unconfirmed (never
+    // resent). Without a timeout of its own, Node's agent ignores the server's Keep-Alive hint and keeps an idle
+    // socket until the server ends it.
+    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets, timeout: idleSocketMs });
   }
 
   /**
