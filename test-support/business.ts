@@ -201,6 +201,23 @@ export async function createBroadcast(
   return (response.json() as { id: number }).id;
 }
 
+/**
+ * Sets the account's frequency cap (null: none). A test that sends several marketing broadcasts to the same
+ * people, about something else, states it so: the cap has tests of its own (frequency-cap.int.test.ts).
+ */
+export async function setFrequencyCap(
+  target: BusinessTarget,
+  auth: string | Record<string, string>,
+  messages: number | null,
+  days = 7,
+): Promise<void> {
+  const response = await callApi(target, 'PUT', '/settings/', {
+    headers: authHeaders(auth),
+    json: { frequency_cap_messages: messages, frequency_cap_days: days },
+  });
+  if (response.status !== 200) throw new Error(`settings failed: ${response.status} ${response.body}`);
+}
+
 export interface BusinessOptions {
   email?: string;
   password?: string;

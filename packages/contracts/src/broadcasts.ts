@@ -57,6 +57,7 @@ export const RETARGET_OUTCOMES = [
   'limited',
   'not_on_whatsapp',
   'expired',
+  'skipped',
   'unknown',
   'cancelled',
   'not_read',
@@ -111,6 +112,37 @@ function someAudience(
   }
 }
 
+/**
+ * A follow-up: another template, `after_hours` after the broadcast's scheduled start, to those of its recipients
+ * WhatsApp reported sent who did not read it, did not reply, or did not click its tracked link. Chosen when it
+ * starts (not before its parent has completed), through the frequency cap, the messaging limit and opt-outs of
+ * that moment; cancelled with its parent.
+ */
+export const FOLLOW_UP_UNLESS = ['read', 'replied', 'clicked'] as const;
+export type FollowUpUnless = (typeof FOLLOW_UP_UNLESS)[number];
+/** The follow-up's audience in words, as New broadcast and the history say it. */
+export const FOLLOW_UP_AUDIENCE: Record<FollowUpUnless, string> = {
+  read: 'did not read it',
+  replied: 'did not reply',
+  clicked: 'did not click its link',
+};
+export const FOLLOW_UP_MAX_HOURS = 30 * 24;
+export const FollowUpRequestSchema = z
+  .object({
+    template_id: z.coerce
+      .number({ message: 'Choose the follow-up’s template' })
+      .int()
+      .positive('Choose the follow-up’s template'),
+    after_hours: z
+      .number({ message: `must be a whole number of hours from 1 to ${FOLLOW_UP_MAX_HOURS}` })
+      .int(`must be a whole number of hours from 1 to ${FOLLOW_UP_MAX_HOURS}`)
+      .min(1, `must be a whole number of hours from 1 to ${FOLLOW_UP_MAX_HOURS}`)
+      .max(FOLLOW_UP_MAX_HOURS, `must be a whole number of hours from 1 to ${FOLLOW_UP_MAX_HOURS}`),
+    unless: z.enum(FOLLOW_UP_UNLESS, { message: `must be one of ${FOLLOW_UP_UNLESS.join(', ')}` }),
+  })
+  .meta({ id: 'FollowUpRequest' });
+export type FollowUpRequest = z.infer<typeof FollowUpRequestSchema>;
+
 /** POST /broadcast/create/: the broadcast create payload. */
 export const BroadcastCreateRequestSchema = z
   .object({
@@ -142,6 +174,8 @@ export const BroadcastCreateRequestSchema = z
      * (GET /broadcast/links/), refused otherwise.
      */
     link_destination: LinkDestinationSchema.optional(),
+    /** Optional: a follow-up broadcast created with this one (FollowUpRequestSchema). */
+    follow_up: FollowUpRequestSchema.optional(),
   })
   .superRefine(someAudience)
   .meta({ id: 'BroadcastCreateRequest' });
@@ -207,6 +241,15 @@ export const BroadcastEstimateResponseSchema = z
       /** +1 (US) numbers left out of a marketing template (0 when kept, or for other categories). */
       us_numbers: z.number().int(),
     }),
+    /**
+     * The account's frequency cap, for a marketing template (null otherwise, or with no cap): of the recipients,
+     * how many already had `messages` marketing messages in the last `days` days and would be skipped if it
+     * started now. Optional for answers of servers before it.
+     */
+    frequency_cap: z
+      .object({ messages: z.number().int(), days: z.number().int(), skipped: z.number().int() })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'BroadcastEstimateResponse' });
 
@@ -275,6 +318,8 @@ export const BroadcastRowSchema = z
      * long), apart from failed. Optional for answers of servers before it.
      */
     expired_percentage: z.number().optional(),
+    /** Skipped by the account's frequency cap (decision 098), not sent. Optional for answers of servers before it. */
+    skipped_percentage: z.number().optional(),
     total_recipients: z.number().int(),
     status: z.string(),
     template_name: z.string(),
@@ -300,6 +345,19 @@ export const BroadcastRowSchema = z
      * broadcast has no tracked link.
      */
     clicked_percentage: z.number().nullable().optional(),
+    /**
+     * Set on a follow-up: the broadcast it follows up, and whom it goes to. Optional for answers of servers
+     * before it.
+     */
+    follow_up_of: z
+      .object({
+        id: z.number().int(),
+        name: z.string(),
+        unless: z.enum(FOLLOW_UP_UNLESS),
+        after_hours: z.number().int(),
+      })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'BroadcastRow' });
 
@@ -326,6 +384,8 @@ export const BroadcastTotalsSchema = z
     not_on_whatsapp: z.number().int(),
     /** Dropped undelivered at the end of their time-to-live, not in `failed`. */
     expired: z.number().int().optional(),
+    /** Skipped by the frequency cap, never sent: not in `failed`. */
+    skipped: z.number().int().optional(),
     scheduled: z.number().int(),
     sending: z.number().int(),
   })
@@ -446,6 +506,11 @@ export const RECIPIENT_OUTCOMES = {
    * without a connection, that long): not a failure of the message or the number; never retried.
    */
   expired: ['expired'],
+  /**
+   * Not sent: the person already had the account's frequency cap of marketing messages in its window
+   * (decision 098). Not a failure; never retried.
+   */
+  skipped: ['skipped'],
   /** No status webhook settled it in time (decision 022): it may or may not have been delivered. */
   unknown: ['unknown'],
   cancelled: ['cancelled'],
@@ -477,6 +542,7 @@ export const MESSAGE_STATES = [
   'limited',
   'not_on_whatsapp',
   'expired',
+  'skipped',
   'cancelled',
 ] as const;
 export type MessageState = (typeof MESSAGE_STATES)[number];
@@ -500,7 +566,7 @@ const STATUS_MOVES = [
 ] as const;
 export const MESSAGE_TRANSITIONS = {
   queued: ['sending', 'cancelled', ...STATUS_MOVES],
-  sending: ['queued', 'accepted', 'held', 'unconfirmed', ...STATUS_MOVES],
+  sending: ['queued', 'accepted', 'held', 'unconfirmed', 'skipped', ...STATUS_MOVES],
   accepted: STATUS_MOVES,
   held: STATUS_MOVES,
   unconfirmed: ['accepted', 'held', 'unknown', ...STATUS_MOVES],
@@ -514,6 +580,8 @@ export const MESSAGE_TRANSITIONS = {
   not_on_whatsapp: [],
   // Like a failure: only a delivery of that very message lifts it (decision 078).
   expired: ['delivered', 'read'],
+  // Never requested: no status can reach it.
+  skipped: [],
 } as const satisfies Record<MessageState, readonly MessageState[]>;
 
 /** One allowed state change, as a [from, to] pair: lets TypeScript reject a change the map does not allow. */

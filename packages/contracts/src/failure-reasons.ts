@@ -156,6 +156,16 @@ export const EXPIRED_REASON: FailureReasonText = reason(
   'Nothing is wrong with the number or the template. Send to these contacts again later, or give the template a longer time-to-live.',
 );
 
+/**
+ * A message Herald did not send because its person already had the account's frequency cap of marketing
+ * messages (the 'skipped' outcome, decision 098): not a failure, and its own words whatever the row says.
+ */
+export const SKIPPED_REASON: FailureReasonText = reason(
+  'Skipped: frequency cap',
+  'This person had already received as many marketing messages as the account’s frequency cap allows in its window, so Herald did not send this one.',
+  'Nothing to fix. Send to these contacts again once the window has passed, or change the cap in Settings.',
+);
+
 /** Any other code: Meta's own title is kept, with a general explanation. */
 export const UNKNOWN_CODE_REASON: FailureReasonText = reason(
   'Refused by WhatsApp',

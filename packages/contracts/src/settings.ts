@@ -63,6 +63,19 @@ const replyWords = (name: string) =>
     )
     .max(30, `At most 30 ${name.toLowerCase()}`);
 
+/** What the frequency cap may be set to: a window no longer than the touches Herald keeps (30 days). */
+export const FREQUENCY_CAP_BOUNDS = {
+  messages: { min: 1, max: 30 },
+  days: { min: 1, max: 30 },
+} as const;
+const FREQUENCY_CAP_MESSAGES_ERROR = `Marketing messages per person must be a whole number from ${FREQUENCY_CAP_BOUNDS.messages.min} to ${FREQUENCY_CAP_BOUNDS.messages.max}`;
+const FREQUENCY_CAP_DAYS_ERROR = `Days must be a whole number from ${FREQUENCY_CAP_BOUNDS.days.min} to ${FREQUENCY_CAP_BOUNDS.days.max}`;
+
+/** The cap in words, as Settings, New broadcast and the report say it. */
+export function frequencyCapText(messages: number, days: number): string {
+  return `${messages} marketing ${messages === 1 ? 'message' : 'messages'} per person per ${days === 1 ? 'day' : `${days} days`}`;
+}
+
 export const accountSettingsSchema = z.object({
   default_language: z.enum(TEMPLATE_LANGUAGE_CODES, {
     error: 'Default language must be a template language WhatsApp supports',
@@ -74,6 +87,21 @@ export const accountSettingsSchema = z.object({
   beta_features: z.boolean(),
   /** Marketing templates of an account onboarded to Meta's Marketing Messages API go through it (else /messages). */
   marketing_via_mm_api: z.boolean(),
+  /**
+   * The frequency cap: at most this many marketing messages per person in any `frequency_cap_days` days, across
+   * the account's broadcasts and numbers; null: no cap. A person over it is skipped, not sent (decision 098).
+   */
+  frequency_cap_messages: z
+    .number({ message: FREQUENCY_CAP_MESSAGES_ERROR })
+    .int(FREQUENCY_CAP_MESSAGES_ERROR)
+    .min(FREQUENCY_CAP_BOUNDS.messages.min, FREQUENCY_CAP_MESSAGES_ERROR)
+    .max(FREQUENCY_CAP_BOUNDS.messages.max, FREQUENCY_CAP_MESSAGES_ERROR)
+    .nullable(),
+  frequency_cap_days: z
+    .number({ message: FREQUENCY_CAP_DAYS_ERROR })
+    .int(FREQUENCY_CAP_DAYS_ERROR)
+    .min(FREQUENCY_CAP_BOUNDS.days.min, FREQUENCY_CAP_DAYS_ERROR)
+    .max(FREQUENCY_CAP_BOUNDS.days.max, FREQUENCY_CAP_DAYS_ERROR),
   /** Replies that opt a contact out of broadcasts (at least one: WhatsApp requires an opt-out). */
   opt_out_words: replyWords('Opt-out words').min(1, 'Keep at least one opt-out word'),
   /** Replies that opt a contact back in. */
@@ -90,6 +118,9 @@ export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
   dark_theme: false,
   beta_features: false,
   marketing_via_mm_api: true,
+  // Two a week: decision 098 says why.
+  frequency_cap_messages: 2,
+  frequency_cap_days: 7,
   opt_out_words: DEFAULT_OPT_OUT_WORDS,
   opt_in_words: DEFAULT_OPT_IN_WORDS,
 };

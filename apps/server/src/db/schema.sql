@@ -68,8 +68,12 @@ CREATE TABLE account_settings (
     opt_out_words text[],
     opt_in_words text[],
     marketing_via_mm_api boolean DEFAULT true NOT NULL,
+    frequency_cap_messages integer DEFAULT 2,
+    frequency_cap_days integer DEFAULT 7 NOT NULL,
     CONSTRAINT account_settings_pkey PRIMARY KEY (waba_account_id),
     CONSTRAINT account_settings_default_language_check CHECK ((default_language ~ '^[a-z]{2,3}(_[A-Z]{2})?$'::text)),
+    CONSTRAINT account_settings_frequency_cap_days_check CHECK (((frequency_cap_days >= 1) AND (frequency_cap_days <= 30))),
+    CONSTRAINT account_settings_frequency_cap_messages_check CHECK (((frequency_cap_messages IS NULL) OR ((frequency_cap_messages >= 1) AND (frequency_cap_messages <= 30)))),
     CONSTRAINT account_settings_retention_years_check CHECK ((retention_years = ANY (ARRAY[1, 3, 5]))),
     CONSTRAINT account_settings_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
@@ -157,7 +161,7 @@ CREATE TABLE broadcast_messages (
     CONSTRAINT broadcast_messages_broadcast_id_whatsapp_number_key UNIQUE (waba_account_id, broadcast_id, whatsapp_number),
     CONSTRAINT broadcast_messages_wamid_key UNIQUE (waba_account_id, wamid),
     CONSTRAINT broadcast_messages_pricing_cost_check CHECK (((pricing_cost IS NULL) OR (pricing_cost >= (0)::numeric))),
-    CONSTRAINT broadcast_messages_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'accepted'::text, 'sent'::text, 'delivered'::text, 'read'::text, 'failed'::text, 'unconfirmed'::text, 'cancelled'::text, 'unknown'::text, 'held'::text, 'limited'::text, 'not_on_whatsapp'::text, 'expired'::text]))),
+    CONSTRAINT broadcast_messages_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'accepted'::text, 'sent'::text, 'delivered'::text, 'read'::text, 'failed'::text, 'unconfirmed'::text, 'cancelled'::text, 'unknown'::text, 'held'::text, 'limited'::text, 'not_on_whatsapp'::text, 'expired'::text, 'skipped'::text]))),
     CONSTRAINT broadcast_messages_broadcast_id_fkey FOREIGN KEY (waba_account_id, broadcast_id) REFERENCES broadcasts(waba_account_id, id) ON DELETE CASCADE,
     CONSTRAINT broadcast_messages_contact_id_fkey FOREIGN KEY (waba_account_id, contact_id) REFERENCES contacts(waba_account_id, id) ON DELETE SET NULL (contact_id),
     CONSTRAINT broadcast_messages_reply_id_fkey FOREIGN KEY (waba_account_id, reply_id) REFERENCES inbound_messages(waba_account_id, id) ON DELETE SET NULL (reply_id)
@@ -228,15 +232,23 @@ CREATE TABLE broadcasts (
     link_button_index integer,
     message_ttl_seconds integer,
     expired_count integer DEFAULT 0 NOT NULL,
+    skipped_count integer DEFAULT 0 NOT NULL,
+    follow_up_of bigint,
+    follow_up_unless text,
+    follow_up_after_hours integer,
     CONSTRAINT broadcasts_pkey PRIMARY KEY (waba_account_id, id),
+    CONSTRAINT broadcasts_follow_up_check CHECK ((((follow_up_of IS NULL) = (follow_up_unless IS NULL)) AND ((follow_up_of IS NULL) = (follow_up_after_hours IS NULL)))),
+    CONSTRAINT broadcasts_follow_up_unless_check CHECK ((follow_up_unless = ANY (ARRAY['read'::text, 'replied'::text, 'clicked'::text]))),
     CONSTRAINT broadcasts_spend_cap_check CHECK ((spend_cap > (0)::numeric)),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'sending'::text, 'paused'::text, 'completed'::text, 'cancelled'::text, 'failed'::text]))),
+    CONSTRAINT broadcasts_follow_up_of_fkey FOREIGN KEY (waba_account_id, follow_up_of) REFERENCES broadcasts(waba_account_id, id) ON DELETE CASCADE,
     CONSTRAINT broadcasts_phone_number_id_fkey FOREIGN KEY (phone_number_id) REFERENCES phone_numbers(id),
     CONSTRAINT broadcasts_template_id_fkey FOREIGN KEY (waba_account_id, template_id) REFERENCES templates(waba_account_id, id) ON DELETE SET NULL (template_id),
     CONSTRAINT broadcasts_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
 CREATE INDEX broadcasts_counts_stale_idx ON public.broadcasts USING btree (waba_account_id) WHERE counts_stale;
 CREATE INDEX broadcasts_due_idx ON public.broadcasts USING btree (scheduled_at) WHERE (status = 'scheduled'::text);
+CREATE INDEX broadcasts_follow_up_of_idx ON public.broadcasts USING btree (follow_up_of) WHERE (follow_up_of IS NOT NULL);
 CREATE INDEX broadcasts_id_idx ON public.broadcasts USING btree (id);
 CREATE INDEX broadcasts_list_idx ON public.broadcasts USING btree (waba_account_id, created_at DESC, id DESC);
 CREATE INDEX broadcasts_scheduled_idx ON public.broadcasts USING btree (waba_account_id, scheduled_at);
@@ -354,6 +366,16 @@ CREATE INDEX inbound_messages_age_idx ON public.inbound_messages USING btree (wa
 CREATE INDEX inbound_messages_id_idx ON public.inbound_messages USING btree (id);
 CREATE INDEX inbound_messages_message_idx ON public.inbound_messages USING btree (waba_account_id, broadcast_message_id) WHERE (broadcast_message_id IS NOT NULL);
 CREATE INDEX inbound_messages_number_idx ON public.inbound_messages USING btree (waba_account_id, from_number, sent_at);
+
+CREATE TABLE marketing_touches (
+    waba_account_id bigint NOT NULL,
+    message_id bigint NOT NULL,
+    whatsapp_number text NOT NULL,
+    touched_at timestamp with time zone NOT NULL,
+    CONSTRAINT marketing_touches_pkey PRIMARY KEY (waba_account_id, message_id),
+    CONSTRAINT marketing_touches_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
+);
+CREATE INDEX marketing_touches_person_idx ON public.marketing_touches USING btree (waba_account_id, whatsapp_number, touched_at);
 
 CREATE TABLE messaging_portfolios (
     key text NOT NULL,
@@ -923,6 +945,54 @@ begin
         from unnest(p_scopes, p_keys) with ordinality as s(scope, key, i)
         join attempt_counters c on c.kind = p_kind and c.scope = s.scope and c.key = s.key
        order by s.i);
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.reserve_frequency(p_account bigint, p_ids bigint[], p_broadcasts bigint[], p_numbers text[])
+ RETURNS bigint[]
+ LANGUAGE plpgsql
+AS $function$
+declare
+  cap integer;
+  window_days integer;
+  skipped bigint[];
+begin
+  select s.frequency_cap_messages, s.frequency_cap_days into cap, window_days
+    from account_settings s where s.waba_account_id = p_account;
+  if not found then
+    -- An account that never saved its settings has the column defaults.
+    cap := 2;
+    window_days := 7;
+  end if;
+  if cap is null then return '{}'; end if;
+
+  perform pg_advisory_xact_lock(hashtextextended('frequency_cap:' || p_account, 0));
+
+  delete from marketing_touches t
+   where t.waba_account_id = p_account and t.whatsapp_number = any(p_numbers)
+     and t.touched_at < now() - interval '30 days';
+
+  with batch as (
+    select u.id, u.n, u.i
+      from unnest(p_ids, p_broadcasts, p_numbers) with ordinality as u(id, broadcast, n, i)
+     where u.broadcast in (select b.id from broadcasts b
+                             join templates tp on tp.waba_account_id = b.waba_account_id and tp.id = b.template_id
+                            where b.waba_account_id = p_account and b.id = any(p_broadcasts)
+                              and upper(tp.category) = 'MARKETING')
+       and not exists (select 1 from marketing_touches t where t.waba_account_id = p_account and t.message_id = u.id)),
+  ranked as (
+    select f.id, f.n,
+           row_number() over (partition by f.n order by f.i) as k,
+           (select count(*) from marketing_touches t
+             where t.waba_account_id = p_account and t.whatsapp_number = f.n
+               and t.touched_at > now() - make_interval(days => window_days)) as had
+      from batch f),
+  taken as (
+    insert into marketing_touches (waba_account_id, message_id, whatsapp_number, touched_at)
+    select p_account, r.id, r.n, now() from ranked r where r.had + r.k <= cap
+    returning message_id)
+  select coalesce(array_agg(r.id), '{}') into skipped
+    from ranked r where r.id not in (select message_id from taken);
+  return skipped;
 end $function$;
 
 CREATE OR REPLACE FUNCTION public.reserve_reach(p_portfolio text, p_numbers text[], p_window_seconds integer)

@@ -8,7 +8,7 @@ const RECOUNT_SQL = `
   update broadcasts b
      set accepted_count = s.accepted, delivered_count = s.delivered, read_count = s.read, failed_count = s.failed,
          unknown_count = s.unknown, limited_count = s.limited, not_on_whatsapp_count = s.not_on_whatsapp,
-         expired_count = s.expired, handed_count = s.handed, sent_count = s.sent
+         expired_count = s.expired, skipped_count = s.skipped, handed_count = s.handed, sent_count = s.sent
     from broadcasts o
    cross join lateral (
           select m.broadcast_id,
@@ -21,6 +21,7 @@ const RECOUNT_SQL = `
                  count(*) filter (where state = 'limited')::int as limited,
                  count(*) filter (where state = 'not_on_whatsapp')::int as not_on_whatsapp,
                  count(*) filter (where state = 'expired')::int as expired,
+                 count(*) filter (where state = 'skipped')::int as skipped,
                  -- With WhatsApp, no 'sent' status yet; and what WhatsApp reported sent (decision 036).
                  count(*) filter (where state in ('accepted', 'held', 'unconfirmed'))::int as handed,
                  count(*) filter (where state in ('sent', 'delivered', 'read'))::int as sent

@@ -26,6 +26,7 @@ import {
 import { historyCsv, reportCsv } from './report/broadcast-export';
 import { listBroadcasts } from './report/broadcast-list';
 import { readBroadcastReport } from './report/broadcast-report';
+import { cancelFollowUps, followUpTemplate, insertFollowUp } from './follow-ups';
 import { cancelQueued } from './message-rows';
 import { applyResumeSpendCap } from './cost/spend-cap-resume';
 import { BROADCASTS_HALTED_CHANNEL, resumeBlockedBy } from './sending/template-pause';
@@ -91,49 +92,70 @@ export class BroadcastsService {
       throw HttpError.field(400, 'recipients', overLimitMessage(figures.new_recipients, left));
     }
     const estimate = figures.recipients;
-    const { rows } = await pool.query<{ id: number }>(
-      `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
+    const followUp = request.follow_up;
+    const followUpTemplateRow = followUp
+      ? await followUpTemplate(pool, waba, followUp, linkButton !== null, this.deps.trackedLinkPrefix)
+      : null;
+    const id = await withTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: number }>(
+        `insert into broadcasts (waba_account_id, phone_number_id, template_id, template_name, template_language, name,
                                audience, scheduled_at, status, total_recipients, spend_cap, link_destination,
                                link_button_index, message_ttl_seconds)
        values ($1, $2, $3, $4, $5, $6, $7, $8, 'scheduled', $9, $10, $11, $12, $13) returning id::int`,
-      [
-        waba.id,
-        phone.id,
-        template.id,
-        template.name,
-        template.language,
-        request.name.trim(),
-        JSON.stringify(
-          source.kind === 'list'
-            ? {
-                // 'list': the report describes it as a list from an earlier broadcast (decision 037).
-                type: 'list',
-                from_broadcast_id: request.audience!.broadcast_id,
-                filter: request.audience!.filter,
-                contact_ids: source.contactIds,
-                percentage,
-                leave_out_us: leaveOutUs,
-              }
-            : {
-                type: request.recipients!.type,
-                tag_ids: source.tagIds,
-                percentage,
-                leave_out_us: leaveOutUs,
-              },
-        ),
-        scheduledAt,
-        estimate,
-        request.spend_cap ?? null,
-        linkButton === null ? null : request.link_destination,
-        linkButton,
-        // The time-to-live its messages get, as the template has it now: how an expiry is told (decision 093).
-        template.category.toUpperCase() === 'MARKETING' ? template.message_send_ttl_seconds : null,
-      ],
-    );
+        [
+          waba.id,
+          phone.id,
+          template.id,
+          template.name,
+          template.language,
+          request.name.trim(),
+          JSON.stringify(
+            source.kind === 'list'
+              ? {
+                  // 'list': the report describes it as a list from an earlier broadcast (decision 037).
+                  type: 'list',
+                  from_broadcast_id: request.audience!.broadcast_id,
+                  filter: request.audience!.filter,
+                  contact_ids: source.contactIds,
+                  percentage,
+                  leave_out_us: leaveOutUs,
+                }
+              : {
+                  type: request.recipients!.type,
+                  tag_ids: source.tagIds,
+                  percentage,
+                  leave_out_us: leaveOutUs,
+                },
+          ),
+          scheduledAt,
+          estimate,
+          request.spend_cap ?? null,
+          linkButton === null ? null : request.link_destination,
+          linkButton,
+          // The time-to-live its messages get, as the template has it now: how an expiry is told (decision 093).
+          template.category.toUpperCase() === 'MARKETING' ? template.message_send_ttl_seconds : null,
+        ],
+      );
+      if (followUp && followUpTemplateRow) {
+        await insertFollowUp(client, {
+          accountId: waba.id,
+          phoneId: phone.id,
+          parentId: rows[0]!.id,
+          parentName: request.name.trim(),
+          parentStart: scheduledAt,
+          parentEstimate: estimate,
+          template: followUpTemplateRow,
+          followUp,
+          leaveOutUs:
+            request.leave_out_us_numbers && followUpTemplateRow.category.toUpperCase() === 'MARKETING',
+        });
+      }
+      return rows[0]!.id;
+    });
     // Wake the engine now rather than at its next poll: the first message should leave within a second.
-    await pool.query(`select pg_notify('${BROADCASTS_DUE_CHANNEL}', $1)`, [String(rows[0]!.id)]);
+    await pool.query(`select pg_notify('${BROADCASTS_DUE_CHANNEL}', $1)`, [String(id)]);
     return {
-      id: rows[0]!.id,
+      id,
       status: request.scheduled_time === undefined ? 'sending' : 'scheduled',
       total_recipients: estimate,
     };
@@ -194,6 +216,7 @@ export class BroadcastsService {
         await client.query('delete from broadcast_audiences where broadcast_id = $1', [id]);
         // The broadcast row is locked above; cancelQueued locks its message rows in id order (decision 022).
         await cancelQueued(client, id, waba.id);
+        await cancelFollowUps(client, waba.id, id);
       }
       // A broadcast held before it started (a category change) resumes to its schedule: the audience is written
       // when it starts (at once if its time has passed).

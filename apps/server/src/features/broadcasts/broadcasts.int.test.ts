@@ -2,6 +2,7 @@ import type { SandboxSnapshot } from '@herald/cloud-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { SecretBox } from '../../security/secret-box';
+import { setFrequencyCap } from '../../../../../test-support/business';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { PNG, templateMultipart } from '../templates/templates-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
@@ -70,6 +71,8 @@ beforeAll(async () => {
   });
   owner = await signedInUser(t, 'broadcasts@acme.test');
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
+  // Many marketing broadcasts to the same 100 people: no frequency cap in the way.
+  await setFrequencyCap(t, headers, null);
   wabaAccountId = (
     await t.db.pool.query('select id::int from waba_accounts where waba_id = $1', [owner.business.waba_id])
   ).rows[0].id;

@@ -18,7 +18,7 @@ import type { MessageTransition } from '@herald/contracts';
  * | sending                       | queued, or unconfirmed if requested            | takeOverInFlight                    |
  * | sending                       | queued (with a delay)                          | retryLater                          |
  * | sending, unconfirmed, unknown | accepted, held                                 | settleAccepted                      |
- * | sending                       | failed, unconfirmed, limited, not_on_whatsapp  | settleFinal                         |
+ * | sending                       | failed, unconfirmed, limited, n.o.w., skipped  | settleFinal                         |
  * | unconfirmed                   | unknown                                        | markUnknown                         |
  * | limited                       | queued                                         | requeueLimited                      |
  * | any not final                 | sent, delivered, read, failed, limited, n.o.w. | applyStatuses (forward only)        |
@@ -96,6 +96,7 @@ export type MessageRowWrites = CheckedWrites<{
     ['sending', 'unconfirmed'],
     ['sending', 'limited'],
     ['sending', 'not_on_whatsapp'],
+    ['sending', 'skipped'],
   ];
   markUnknown: [['unconfirmed', 'unknown']];
   requeueLimited: [['limited', 'queued']];

@@ -103,6 +103,8 @@ export async function recordPeople(
      update contacts c set bsuid = t.bsuid, updated_at = now() from t where c.id = t.id`,
     params,
   );
+  // Statuses never name a username: most changes need no second round trip.
+  if (!known.some((p) => p.username !== null)) return;
   // A second statement, so it sees the BSUIDs the first one set.
   await client.query(
     `${x},

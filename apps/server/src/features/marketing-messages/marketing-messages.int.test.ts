@@ -3,6 +3,7 @@ import {
   createApprovedTemplate,
   createBroadcast,
   DEFAULT_TEMPLATE,
+  setFrequencyCap,
 } from '../../../../../test-support/business';
 import { startSendingScene, type SendingScene } from '../../../../../test-support/sending-scene';
 import { signedInBusiness } from '../../../../../test-support/signed-in-business';
@@ -70,6 +71,8 @@ afterAll(() => scene?.close());
 describe('marketing broadcasts through Meta’s Marketing Messages API', () => {
   it('an account onboarded at sign-up sends marketing through /marketing_messages and utility through /messages, by the template’s latest category and the setting', async () => {
     const who = await business('mm-onboarded@herald.test', ['+447700900301', '+447700900302']);
+    // Four marketing broadcasts to the same two people: no frequency cap in the way.
+    await setFrequencyCap(t, who.headers, null);
     const status = await t.app.inject({ method: 'GET', url: '/marketing-messages/', headers: who.headers });
     expect(status.statusCode).toBe(200);
     expect(status.json()).toMatchObject({ state: 'onboarded', meta_status: 'ONBOARDED', can_start: false });

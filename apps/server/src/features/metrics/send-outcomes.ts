@@ -17,10 +17,13 @@ export const messagesSent = new Counter({
  */
 export type SettledSend = { state: string } | { state: string; code: number | null };
 
-/** Counts a settled batch; rows given back unsent (a stopping worker's) were never requested and do not count. */
+/**
+ * Counts a settled batch; rows given back unsent (a stopping worker's) and rows the frequency cap skipped were
+ * never requested and do not count.
+ */
 export function countSendResults(results: readonly SettledSend[]): void {
   for (const result of results) {
-    if (result.state === 'released') continue;
+    if (result.state === 'released' || result.state === 'skipped') continue;
     const outcome = result.state === 'queued' ? 'retry' : result.state;
     const code = 'code' in result && result.code !== null ? String(result.code) : '';
     messagesSent.inc({ outcome, code });

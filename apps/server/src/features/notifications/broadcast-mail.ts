@@ -28,6 +28,7 @@ interface CompletedBroadcast {
   limited_count: number;
   not_on_whatsapp_count: number;
   expired_count: number;
+  skipped_count: number;
   unknown_count: number;
   replied_count: number;
   recipients: string[];
@@ -83,7 +84,7 @@ export class BroadcastMailer {
       const { rows } = await client.query<CompletedBroadcast>(
         `select b.name, b.template_name, coalesce(b.completed_at, now()) as completed_at, b.total_recipients,
                 b.accepted_count, b.delivered_count, b.read_count, b.failed_count, b.limited_count,
-                b.not_on_whatsapp_count, b.expired_count, b.unknown_count, b.replied_count,
+                b.not_on_whatsapp_count, b.expired_count, b.skipped_count, b.unknown_count, b.replied_count,
                 array(select u.email from users u where u.id = a.user_id) as recipients
            from broadcasts b join waba_accounts a on a.id = b.waba_account_id
           where b.waba_account_id = $2 and b.id = $1`,
@@ -134,6 +135,7 @@ export function completedMail(b: Omit<CompletedBroadcast, 'recipients'>): { subj
   if (b.limited_count > 0) lines.push(`Limited by WhatsApp: ${b.limited_count}`);
   if (b.not_on_whatsapp_count > 0) lines.push(`Not on WhatsApp: ${b.not_on_whatsapp_count}`);
   if (b.expired_count > 0) lines.push(`Expired: ${b.expired_count}`);
+  if (b.skipped_count > 0) lines.push(`Skipped (frequency cap): ${b.skipped_count}`);
   if (b.unknown_count > 0) lines.push(`Unknown: ${b.unknown_count}`);
   lines.push(`Replied: ${b.replied_count}`, '', 'Herald');
   return { subject: `Broadcast completed: ${b.name}`, text: `${lines.join('\n')}\n` };

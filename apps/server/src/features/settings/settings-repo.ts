@@ -10,7 +10,8 @@ import type { Pool } from '../../db/pool';
 type Queryable = Pool | PoolClient;
 
 const COLUMNS = `default_language, require_template_approval, notify_by_email, retention_years::int,
-  dark_theme, beta_features, opt_out_words, opt_in_words, marketing_via_mm_api`;
+  dark_theme, beta_features, opt_out_words, opt_in_words, marketing_via_mm_api, frequency_cap_messages,
+  frequency_cap_days`;
 
 type StoredSettings = Omit<AccountSettings, 'opt_out_words' | 'opt_in_words'> & {
   opt_out_words: string[] | null;
@@ -77,6 +78,9 @@ export async function saveAccountSettings(
        opt_out_words = coalesce($8, opt_out_words),
        opt_in_words = coalesce($9, opt_in_words),
        marketing_via_mm_api = coalesce($10, marketing_via_mm_api),
+       -- Null is a value here (no cap): set when the update names it.
+       frequency_cap_messages = case when $12 then $11::int else frequency_cap_messages end,
+       frequency_cap_days = coalesce($13, frequency_cap_days),
        updated_at = now()
      where waba_account_id = $1
      returning ${COLUMNS}`,
@@ -91,6 +95,9 @@ export async function saveAccountSettings(
       update.opt_out_words ?? null,
       update.opt_in_words ?? null,
       update.marketing_via_mm_api ?? null,
+      update.frequency_cap_messages ?? null,
+      update.frequency_cap_messages !== undefined,
+      update.frequency_cap_days ?? null,
     ],
   );
   return withDefaults(rows[0]!);

@@ -90,6 +90,8 @@ describe('PUT /settings/', () => {
       retention_years: 1,
       beta_features: true,
       marketing_via_mm_api: false,
+      frequency_cap_messages: 3,
+      frequency_cap_days: 14,
     });
     const everything = {
       default_language: 'fr',
@@ -99,6 +101,8 @@ describe('PUT /settings/', () => {
       dark_theme: true,
       beta_features: true,
       marketing_via_mm_api: false,
+      frequency_cap_messages: 3,
+      frequency_cap_days: 14,
       opt_out_words: DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
       opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
     };

@@ -6,6 +6,8 @@ import {
   parseSpendCap,
   sampleSize,
 } from '@herald/contracts';
+import { INITIAL_FOLLOW_UP, followUpErrors, followUpRequest } from './follow-up-form';
+import type { FollowUpDraft, FollowUpErrors } from './follow-up-form';
 import type {
   BroadcastAudience,
   BroadcastCreateRequest,
@@ -41,6 +43,8 @@ export type BroadcastFormState = {
    * tracked link button.
    */
   linkDestination: string;
+  /** The optional follow-up: another template, later, to the recipients who did not read, reply or click. */
+  followUp: FollowUpDraft;
 };
 
 /** Filter mode, 55%, send now. */
@@ -58,6 +62,7 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   retarget: null,
   spendCap: '',
   linkDestination: '',
+  followUp: INITIAL_FOLLOW_UP,
 };
 
 /** The contact total assumed while the real one is unknown. */
@@ -71,7 +76,8 @@ export type BroadcastFormErrors = Partial<
     'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients' | 'spendCap' | 'linkDestination',
     string
   >
->;
+> &
+  FollowUpErrors;
 
 /** Shown when the account has numbers but none of them can send. */
 export const NO_SENDABLE_NUMBER = 'None of this account’s numbers can send a broadcast now (see why below).';
@@ -103,7 +109,7 @@ export function validateBroadcastForm(
   if (!spendCap.ok) errors.spendCap = spendCap.message;
   const link = trackedLink ? linkDestinationError(state.linkDestination) : null;
   if (link) errors.linkDestination = link;
-  return errors;
+  return { ...errors, ...followUpErrors(state.followUp) };
 }
 
 /** The audience fields of create and estimate: a retarget list, or all or tagged contacts at the percentage. */
@@ -120,7 +126,8 @@ function audienceOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 're
 /**
  * Broadcast create payload; the scheduled time in Unix seconds. Call after validating, with
  * the number the screen shows as chosen in `phoneNumberId` ('' leaves it to the server), and `linkDestination`
- * '' unless the template has a tracked link (then it is sent as `link_destination`).
+ * '' unless the template has a tracked link (then it is sent as `link_destination`), and the follow-up as
+ * effectiveFollowUp gives it.
  */
 export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequest {
   return {
@@ -133,7 +140,14 @@ export function broadcastPayload(state: BroadcastFormState): BroadcastCreateRequ
     leave_out_us_numbers: state.leaveOutUsNumbers,
     ...spendCapOf(state),
     ...(state.linkDestination.trim() ? { link_destination: state.linkDestination.trim() } : {}),
+    ...followUpOf(state),
   };
+}
+
+/** The payload's follow_up, only while 'Send a follow-up' is ticked. */
+function followUpOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 'follow_up'> {
+  const followUp = followUpRequest(state.followUp);
+  return followUp ? { follow_up: followUp } : {};
 }
 
 /** The payload's spend_cap: the typed amount, left out when there is none (or it does not read as one). */

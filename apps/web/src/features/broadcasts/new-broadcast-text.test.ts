@@ -3,6 +3,7 @@ import type { BroadcastAudience } from '@herald/contracts';
 import { INITIAL_BROADCAST_FORM } from './broadcast-form';
 import { formatDateTime } from '../../lib/date-time';
 import {
+  frequencyCapLine,
   retargetFromText,
   retargetLineText,
   summaryRecipients,
@@ -56,5 +57,18 @@ describe('the Summary', () => {
     expect(summarySendingTime({ scheduled: false, scheduledAt: at })).toBe('Immediately');
     expect(summarySendingTime({ scheduled: true, scheduledAt: null })).toBe('Not selected');
     expect(summarySendingTime({ scheduled: true, scheduledAt: at })).toBe(formatDateTime(at));
+  });
+});
+
+describe('the frequency cap line', () => {
+  it('says how many would be skipped, or that none is over the cap, and nothing without a cap', () => {
+    expect(frequencyCapLine({ messages: 2, days: 7, skipped: 12_000 })).toBe(
+      '12,000 of these recipients will be skipped: they already had 2 marketing messages per person per 7 days',
+    );
+    expect(frequencyCapLine({ messages: 2, days: 7, skipped: 0 })).toBe(
+      'Frequency cap: 2 marketing messages per person per 7 days. Nobody here is over it.',
+    );
+    expect(frequencyCapLine(null)).toBeNull();
+    expect(frequencyCapLine(undefined)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { BroadcastAudience } from '@herald/contracts';
+import { frequencyCapText, type BroadcastAudience, type BroadcastEstimateResponse } from '@herald/contracts';
 import type { BroadcastFormState, RecipientCount } from './broadcast-form';
 import { formatDateTime } from '../../lib/date-time';
 import { formatCount } from './format';
@@ -54,4 +54,17 @@ export function summaryRecipients(
 export function summarySendingTime(state: Pick<BroadcastFormState, 'scheduled' | 'scheduledAt'>): string {
   if (!state.scheduled) return 'Immediately';
   return state.scheduledAt ? formatDateTime(state.scheduledAt) : 'Not selected';
+}
+
+/**
+ * The account's frequency cap against these recipients: how many it would skip if the broadcast started now, or
+ * that none is over it. Null when the cap does not apply (no cap, a template that is not marketing, or a server
+ * before it).
+ */
+export function frequencyCapLine(cap: BroadcastEstimateResponse['frequency_cap']): string | null {
+  if (!cap) return null;
+  const text = frequencyCapText(cap.messages, cap.days);
+  return cap.skipped > 0
+    ? `${formatCount(cap.skipped)} of these recipients will be skipped: they already had ${text}`
+    : `Frequency cap: ${text}. Nobody here is over it.`;
 }

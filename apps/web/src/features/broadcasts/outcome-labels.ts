@@ -1,4 +1,4 @@
-import type { RecipientOutcome } from '@herald/contracts';
+import { SKIPPED_REASON, type RecipientOutcome } from '@herald/contracts';
 
 /** A recipient's outcome as the delivery report and the history name it. */
 export const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
@@ -11,12 +11,21 @@ export const OUTCOME_LABELS: Record<RecipientOutcome, string> = {
   limited: 'Limited by WhatsApp',
   not_on_whatsapp: 'Not on WhatsApp',
   expired: 'Expired',
+  // The report's reason group has the same title, so it is not said twice there.
+  skipped: SKIPPED_REASON.title,
   unknown: 'Unknown',
   cancelled: 'Cancelled',
 };
 
+/** Labels that do not read as a sentence once lower-cased ('plus 3 skipped: frequency cap'). */
+const IN_SENTENCE: Partial<Record<RecipientOutcome, string>> = {
+  skipped: 'skipped by the frequency cap',
+};
+
 /** The label inside a sentence: 'Limited by WhatsApp' → 'limited by WhatsApp' (the brand keeps its capitals). */
 export function outcomeInSentence(outcome: RecipientOutcome): string {
+  const own = IN_SENTENCE[outcome];
+  if (own) return own;
   const label = OUTCOME_LABELS[outcome];
   return label.charAt(0).toLowerCase() + label.slice(1);
 }

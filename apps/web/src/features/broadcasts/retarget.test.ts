@@ -12,6 +12,7 @@ describe('the retarget link', () => {
     expect(parseRetargetFilter('not_read')).toEqual({ outcome: 'not_read' });
     expect(parseRetargetFilter('failed')).toEqual({ outcome: 'failed' });
     expect(parseRetargetFilter('expired')).toEqual({ outcome: 'expired' });
+    expect(parseRetargetFilter('skipped')).toEqual({ outcome: 'skipped' });
     expect(parseRetargetFilter('replied')).toEqual({ replied: true });
     expect(parseRetargetFilter('not_replied')).toEqual({ replied: false });
     expect(parseRetargetFilter('outcome=sent&replied=true')).toEqual({ outcome: 'sent', replied: true });
@@ -37,6 +38,7 @@ describe('the retarget link', () => {
     expect(retargetFilterLabel({ outcome: 'not_read' })).toBe('Not read');
     expect(retargetFilterLabel({ outcome: 'not_on_whatsapp' })).toBe('Not on WhatsApp');
     expect(retargetFilterLabel({ outcome: 'expired' })).toBe('Expired');
+    expect(retargetFilterLabel({ outcome: 'skipped' })).toBe('Skipped: frequency cap');
     expect(retargetFilterLabel({ outcome: 'delivered', replied: false })).toBe('Delivered, did not reply');
     expect(retargetFilterLabel({ replied: true })).toBe('Replied');
     expect(retargetFilterLabel({})).toBe('All recipients');

@@ -5,7 +5,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import toast from 'react-hot-toast';
 import { BROADCAST_MESSAGES, numberSendability, trackedButtonIndex } from '@herald/contracts';
 import { useAppSelector } from '../../lib/store-hooks';
-import { fieldErrors } from '../../lib/field-errors';
+import { fieldErrors, nestedFieldErrors } from '../../lib/field-errors';
 import { useGetLinkSettingsQuery } from '../../lib/link-settings-api';
 import { serverMessage } from '../../lib/server-message';
 import {
@@ -25,6 +25,14 @@ import {
   validateBroadcastForm,
 } from './broadcast-form';
 import type { BroadcastFormErrors, BroadcastFormState } from './broadcast-form';
+import {
+  effectiveFollowUp,
+  followUpAudiences,
+  followUpConfirmText,
+  followUpRequest,
+  followUpServerErrors,
+} from './follow-up-form';
+import type { FollowUpDraft } from './follow-up-form';
 import { formatCount } from './format';
 import { retargetFromSearch } from './retarget';
 import { defaultNumberId } from './send-from';
@@ -107,10 +115,13 @@ export function useNewBroadcastForm() {
     phoneNumberId,
     leaveOutUsNumbers: state.leaveOutUsNumbers && usNumbers > 0,
     linkDestination: trackedLink ? state.linkDestination : '',
+    followUp: effectiveFollowUp(state.followUp, trackedLink),
   };
 
   const approved = templatesQuery.data?.results.filter((t) => t.status.toUpperCase() === 'APPROVED');
   const chosenTemplate = approved?.find((t) => String(t.id) === state.templateId) ?? null;
+  const followUpTemplate = approved?.find((t) => String(t.id) === state.followUp.templateId) ?? null;
+  const followUp = followUpRequest(formState.followUp);
   const total = contactsQuery.data?.count;
   const contacts = contactsQuery.data?.results ?? [];
   const firstContact = contactsQuery.data?.results[0] ?? null;
@@ -135,8 +146,15 @@ export function useNewBroadcastForm() {
   const serverRecipients = estimate ? formatCount(estimate.recipients) : 'Counting…';
   const retargetFrom = retargetFromText(retarget, sourceQuery.data?.broadcast.name);
 
+  // A change clears the server's refusals: they were of the form as it was.
   function change(patch: Partial<BroadcastFormState>) {
     setState((current) => ({ ...current, ...patch }));
+    setServerError(null);
+    setServerFieldErrors({});
+  }
+
+  function changeFollowUp(patch: Partial<FollowUpDraft>) {
+    setState((current) => ({ ...current, followUp: { ...current.followUp, ...patch } }));
     setServerError(null);
     setServerFieldErrors({});
   }
@@ -187,12 +205,21 @@ export function useNewBroadcastForm() {
       const fields = fieldErrors(error);
       // The link destination's message goes under its field while it is shown, else above the buttons.
       const linkDestination = trackedLink ? fields.link_destination : undefined;
-      if (fields.recipients || fields.phone_number_id || fields.spend_cap || linkDestination) {
+      // Sent only while ticked, so its fields are shown.
+      const ofFollowUp = followUpServerErrors(nestedFieldErrors(error, 'follow_up'));
+      if (
+        fields.recipients ||
+        fields.phone_number_id ||
+        fields.spend_cap ||
+        linkDestination ||
+        Object.keys(ofFollowUp).length > 0
+      ) {
         setServerFieldErrors({
           recipients: fields.recipients,
           number: fields.phone_number_id,
           spendCap: fields.spend_cap,
           linkDestination,
+          ...ofFollowUp,
         });
         focusFirstInvalid();
       } else {
@@ -216,6 +243,15 @@ export function useNewBroadcastForm() {
     chosenTemplate,
     /** The chosen template has a tracked link button: the link destination is asked for, and sent. */
     trackedLink,
+    followUp: {
+      /** As sent: 'did not click' only while the broadcast's template has a tracked link. */
+      draft: formState.followUp,
+      change: changeFollowUp,
+      audiences: followUpAudiences(trackedLink),
+      /** The confirmation's line; null without a follow-up. */
+      confirmLine:
+        followUp && followUpTemplate ? followUpConfirmText(followUp, followUpTemplate.template_name) : null,
+    },
     numbers,
     numbersFailed: numbersQuery.isError,
     /** The number the screen shows as chosen ('' when there is none to send from). */

@@ -148,6 +148,30 @@ export async function reachedInAudience(
 }
 
 /**
+ * The audience's numbers that already had `messages` marketing messages in the last `days` days (the frequency
+ * cap's touches, migration 047): those a marketing broadcast starting now would skip. The window's touches are
+ * grouped by person first, from their own index: a few rows per person reached, whatever the audience's size.
+ */
+export async function cappedInAudience(
+  pool: Pool,
+  accountId: number,
+  source: AudienceSource,
+  leaveOutUs: boolean,
+  cap: { messages: number; days: number },
+): Promise<number> {
+  const audience = countedAudience(source);
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n
+       from (select t.whatsapp_number from marketing_touches t
+              where t.waba_account_id = $1 and t.touched_at > now() - make_interval(days => $5)
+              group by t.whatsapp_number having count(*) >= $4) capped
+      where exists (select 1 from (${audience.sql}) a where a.whatsapp_number = capped.whatsapp_number)`,
+    [accountId, audience.ids, leaveOutUs, cap.messages, cap.days],
+  );
+  return rows[0]!.n;
+}
+
+/**
  * The contacts of the audience's selection (everyone, any of the tags, or the frozen list) who opted out: the
  * audience itself leaves them out, so New broadcast says how many. Read through the partial index of opted-out
  * contacts (migration 036): a few rows, whatever the account's size.

@@ -1,7 +1,9 @@
+import type { FollowUpUnless } from '@herald/contracts';
 import type { Pool } from '../../../db/pool';
 import { withTransaction } from '../../../db/transaction';
 import { audienceQuery } from './audience-sql';
 import type { EngineLog } from '../sending/engine-log';
+import { followUpContactIds, PARENT_DONE_SQL } from '../follow-ups';
 import { insertAudience, insertAudienceSlice } from '../message-rows';
 
 /** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
@@ -34,19 +36,32 @@ export async function startNextDueBroadcast(
         percentage: number;
         leave_out_us?: boolean;
       };
+      follow_up_of: number | null;
+      follow_up_unless: FollowUpUnless | null;
     }>(
-      `select id::int, waba_account_id::int, audience from broadcasts
-        where status = 'scheduled' and scheduled_at <= now()
-        order by scheduled_at, id limit 1 for no key update skip locked`,
+      `select b.id::int, b.waba_account_id::int, b.audience, b.follow_up_of::int, b.follow_up_unless
+         from broadcasts b
+        where b.status = 'scheduled' and b.scheduled_at <= now() and ${PARENT_DONE_SQL}
+        order by b.scheduled_at, b.id limit 1 for no key update of b skip locked`,
     );
     const broadcast = due.rows[0];
     if (!broadcast) {
       await client.query('rollback');
       return false;
     }
+    // A follow-up's list is chosen now, from what its parent's recipients did (follow-ups.ts).
+    const contactIds =
+      broadcast.follow_up_of !== null
+        ? await followUpContactIds(
+            client,
+            broadcast.waba_account_id,
+            broadcast.follow_up_of,
+            broadcast.follow_up_unless!,
+          )
+        : broadcast.audience.contact_ids;
     const audience = audienceQuery(
-      broadcast.audience.contact_ids
-        ? { kind: 'list', contactIds: broadcast.audience.contact_ids }
+      contactIds
+        ? { kind: 'list', contactIds }
         : { kind: 'tags', tagIds: broadcast.audience.tag_ids ?? null },
     );
     const total = await insertAudience(client, audience.sql, [

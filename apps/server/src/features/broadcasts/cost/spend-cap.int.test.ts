@@ -2,6 +2,7 @@ import { spendCapReason } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../../../../test-support/test-app';
 import { SecretBox } from '../../../security/secret-box';
+import { setFrequencyCap } from '../../../../../../test-support/business';
 import { signedInUser } from '../../auth/auth-test-helpers';
 import { marketOfNumber } from '../../pricing/markets';
 import { loadRateCard, rateOn } from '../../pricing/rate-card';
@@ -104,6 +105,8 @@ beforeAll(async () => {
   });
   owner = await signedInUser(t, 'spend-cap@acme.test');
   headers = { authorization: `Bearer ${owner.accessToken}`, 'x-waba-id': owner.business.waba_id };
+  // Several marketing broadcasts to the same people: no frequency cap in the way.
+  await setFrequencyCap(t, headers, null);
   const account = (
     await t.db.pool.query('select id::int from waba_accounts where waba_id = $1', [owner.business.waba_id])
   ).rows[0].id;

@@ -237,7 +237,7 @@ export async function settleFinal(
   accountId: number,
   rows: Array<{
     id: number;
-    state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp';
+    state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp' | 'skipped';
     code: number | null;
     title: string;
   }>,

@@ -201,6 +201,7 @@ describe('GET /broadcast/create/ date range, sort and cards', () => {
       limited: 0,
       not_on_whatsapp: 0,
       expired: 0,
+      skipped: 0,
       scheduled: 1,
       sending: 0,
     });

@@ -18,7 +18,7 @@ const WHERE = `waba_account_id = $1
 const ROW_SQL = `
   select id::int, name, template_name, scheduled_at, status, total_recipients, sent_count, handed_count,
          delivered_count, read_count, failed_count, unknown_count, limited_count, not_on_whatsapp_count, expired_count,
-         replied_count,
+         skipped_count, replied_count,
          -- A sending broadcast's reason is only ever the current one: WhatsApp not answering (decision 055).
          case when status <> 'sending' then status_reason
               when unanswered_since is not null then ${UNANSWERED_REASON_SQL('$5')} end as status_reason,
@@ -29,6 +29,12 @@ const ROW_SQL = `
              where m.waba_account_id = broadcasts.waba_account_id and m.broadcast_id = broadcasts.id
                and m.clicked_at is not null) end as clicked_count,
          (select p.display_phone_number from phone_numbers p where p.id = broadcasts.phone_number_id) as phone_number,
+         -- A follow-up names the broadcast it follows up (follow-ups.ts).
+         case when follow_up_of is not null then
+           (select json_build_object('id', p.id, 'name', p.name, 'unless', broadcasts.follow_up_unless,
+                                     'after_hours', broadcasts.follow_up_after_hours)
+              from broadcasts p where p.waba_account_id = broadcasts.waba_account_id and p.id = broadcasts.follow_up_of)
+         end as follow_up_of,
          -- Paused with nothing left for Herald to send (no audience to write, nothing queued): decision 036.
          status = 'paused'
            and not exists (select 1 from broadcast_audiences a
@@ -54,6 +60,7 @@ type ListRow = {
   limited_count: number;
   not_on_whatsapp_count: number;
   expired_count: number;
+  skipped_count: number;
   replied_count: number;
   clicked_count: number | null;
   status_reason: string | null;
@@ -61,6 +68,7 @@ type ListRow = {
   phone_number: string | null;
   waiting_until: Date | null;
   all_handed: boolean;
+  follow_up_of: BroadcastRow['follow_up_of'];
 };
 
 type Filter = Pick<BroadcastListQuery, 'search' | 'sort' | 'from' | 'to' | 'tz'>;
@@ -103,11 +111,13 @@ function toRow(row: ListRow): BroadcastRow {
     limited_percentage: of(row.limited_count),
     not_on_whatsapp_percentage: of(row.not_on_whatsapp_count),
     expired_percentage: of(row.expired_count),
+    skipped_percentage: of(row.skipped_count),
     replied_percentage: of(row.replied_count),
     status_reason: row.status_reason,
     phone_number: row.phone_number,
     waiting_until: row.waiting_until?.toISOString() ?? null,
     all_handed: row.all_handed,
+    follow_up_of: row.follow_up_of ?? null,
     spend_cap: row.spend_cap === null ? null : Number(row.spend_cap),
     clicked_percentage: row.clicked_count === null ? null : of(row.clicked_count),
   };
@@ -143,6 +153,7 @@ export async function listBroadcasts(
                 coalesce(sum(limited_count), 0)::int as limited,
                 coalesce(sum(not_on_whatsapp_count), 0)::int as not_on_whatsapp,
                 coalesce(sum(expired_count), 0)::int as expired,
+                coalesce(sum(skipped_count), 0)::int as skipped,
                 count(*) filter (where status = 'scheduled')::int as scheduled,
                 count(*) filter (where status = 'sending')::int as sending
            from broadcasts where ${WHERE}`,
@@ -169,6 +180,7 @@ export async function listBroadcasts(
       limited: t.limited!,
       not_on_whatsapp: t.not_on_whatsapp!,
       expired: t.expired!,
+      skipped: t.skipped!,
       scheduled: t.scheduled!,
       sending: t.sending!,
     },

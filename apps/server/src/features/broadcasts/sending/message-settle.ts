@@ -9,7 +9,7 @@ export type SendResult =
   | { id: number; state: 'queued'; delayMs: number; code: number; title: string }
   | {
       id: number;
-      state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp';
+      state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp' | 'skipped';
       code: number | null;
       title: string;
     }
@@ -29,11 +29,17 @@ export async function settleMessages(pool: Pool, accountId: number, results: Sen
   );
   const retries = results.filter((r): r is Extract<SendResult, { state: 'queued' }> => r.state === 'queued');
   const final = results.filter(
-    (r): r is Extract<SendResult, { state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp' }> =>
+    (
+      r,
+    ): r is Extract<
+      SendResult,
+      { state: 'failed' | 'unconfirmed' | 'limited' | 'not_on_whatsapp' | 'skipped' }
+    > =>
       r.state === 'failed' ||
       r.state === 'unconfirmed' ||
       r.state === 'limited' ||
-      r.state === 'not_on_whatsapp',
+      r.state === 'not_on_whatsapp' ||
+      r.state === 'skipped',
   );
   const paused = results.filter((r): r is TemplatePausedResult => r.state === 'template_paused');
   // The broadcast pauses before its rows go back to the queue, so no sender claims them in between.

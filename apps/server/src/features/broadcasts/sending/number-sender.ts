@@ -9,6 +9,7 @@ import type { EngineLog } from './engine-log';
 import { giveBack } from '../message-rows';
 import type { MessageSender } from './message-sender';
 import { settleMessages, type SendResult } from './message-settle';
+import { reserveFrequencyCap } from './frequency-cap';
 import { PORTFOLIO_OF_WABA, reserveBatch } from './messaging-limit';
 import type { BatchGate, SendGate } from './send-gate';
 import { toResult } from './send-result';
@@ -239,19 +240,23 @@ export class NumberSender {
   }
 
   /**
-   * The ids of the batch that may be sent now: within their broadcasts' spend caps (spend-cap.ts; the rest join
-   * `unsent`, released) and under the portfolio's 24-hour limit (messaging-limit.ts).
+   * The ids of the batch that may be sent now: within the account's frequency cap (frequency-cap.ts; the rest
+   * join `unsent`, skipped), then their broadcasts' spend caps (spend-cap.ts; the rest join `unsent`, released),
+   * then the portfolio's 24-hour limit (messaging-limit.ts). The frequency cap comes first, so a person it skips
+   * takes nothing from the spend cap or the messaging limit.
    */
   private async reserveLimit(
     context: SendContext,
     ready: Array<{ message: Claimed }>,
     unsent: Result[],
   ): Promise<Set<number>> {
+    const { allowed, skipped } = await reserveFrequencyCap(this.deps.pool, context.accountId, ready);
+    unsent.push(...skipped);
     const withinCap = await cutAtSpendCap(
       this.deps.pool,
       context.accountId,
       this.deps.rateCard,
-      ready,
+      allowed,
       unsent,
     );
     const messages = withinCap.map(({ message }) => message);

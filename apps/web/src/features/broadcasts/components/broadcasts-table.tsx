@@ -1,5 +1,6 @@
 import {
   BROADCAST_ACTIONS,
+  FOLLOW_UP_AUDIENCE,
   broadcastActionsFor,
   waitingForLimitLine,
   type BroadcastAction,
@@ -80,6 +81,25 @@ export function BroadcastsTable({ rows, onAction, busyId = null }: BroadcastsTab
   );
 }
 
+/** Under a follow-up's name: the broadcast it follows up (a link to its report) and whom it goes to. */
+function FollowUpOfLine({ parent }: { parent: NonNullable<BroadcastRow['follow_up_of']> }) {
+  // A newer server's audience this web does not know is left unsaid rather than misnamed.
+  const audience = (FOLLOW_UP_AUDIENCE as Partial<Record<string, string>>)[parent.unless];
+  return (
+    <span data-testid="follow-up-of" className="mt-0.5 block text-xs font-normal text-slate-500">
+      Follow-up of{' '}
+      <Link
+        to={`/broadcast/${parent.id}`}
+        title="Delivery report"
+        className="text-slate-600 hover:text-emerald-800 hover:underline"
+      >
+        {parent.name}
+      </Link>
+      {audience ? ` · to those who ${audience}` : null}
+    </span>
+  );
+}
+
 function BroadcastTableRow({
   row,
   onAction,
@@ -96,8 +116,10 @@ function BroadcastTableRow({
   const allHanded = status === 'paused' && row.all_handed;
   // A server from before the expired outcome leaves it out: none expired then.
   const expired = row.expired_percentage ?? 0;
+  // Likewise for the frequency cap: none skipped by a server from before it.
+  const skipped = row.skipped_percentage ?? 0;
   // How far the sending has gone: every recipient handed to WhatsApp or sent (or further), failed, limited, not
-  // on WhatsApp or expired, or of unknown outcome.
+  // on WhatsApp, expired or skipped, or of unknown outcome.
   const progress = Math.min(
     100,
     row.sent_percentage +
@@ -106,6 +128,7 @@ function BroadcastTableRow({
       row.limited_percentage +
       row.not_on_whatsapp_percentage +
       expired +
+      skipped +
       row.unknown_percentage,
   );
   // Apart from failed (WhatsApp's rules, not the broadcast's fault), but not delivered either: said under it.
@@ -117,6 +140,8 @@ function BroadcastTableRow({
       ? `+${formatPercent(row.not_on_whatsapp_percentage)} ${outcomeInSentence('not_on_whatsapp')}`
       : null,
     expired > 0 ? `+${formatPercent(expired)} ${outcomeInSentence('expired')}` : null,
+    // Not sent at all, on purpose: said here too, so the figures add up, but never counted as failed.
+    skipped > 0 ? `+${formatPercent(skipped)} ${outcomeInSentence('skipped')}` : null,
   ].filter((line) => line !== null);
   const statusNote =
     status === 'sending' && row.waiting_until
@@ -137,6 +162,7 @@ function BroadcastTableRow({
         >
           {row.name}
         </Link>
+        {row.follow_up_of ? <FollowUpOfLine parent={row.follow_up_of} /> : null}
       </td>
       <td className="px-2 py-3 text-slate-600">
         <WrappableName name={row.template_name} />

@@ -13,6 +13,8 @@ type ConfirmSendDialogProps = {
   recipientsNote?: string;
   /** Null: send now. */
   scheduledAt: Date | null;
+  /** The follow-up in words ('reminder after 24 hours to those who did not reply'); null or absent for none. */
+  followUp?: string | null;
   onConfirm: () => void;
   onClose: () => void;
 };
@@ -24,13 +26,14 @@ export function sendingTimeText(scheduledAt: Date | null): string {
 
 /**
  * 'Send Broadcast' and 'Schedule Broadcast' ask first, naming the template, the number of
- * recipients the server counts and when it goes. Cancel sends nothing.
+ * recipients the server counts, when it goes and its follow-up. Cancel sends nothing.
  */
 export function ConfirmSendDialog({
   templateName,
   recipients,
   recipientsNote,
   scheduledAt,
+  followUp,
   onConfirm,
   onClose,
 }: ConfirmSendDialogProps) {
@@ -42,6 +45,7 @@ export function ConfirmSendDialog({
       `${recipients === null ? 'Counting…' : formatCount(recipients)}${recipientsNote ? ` ${recipientsNote}` : ''}`,
     ],
     ['Sending time', sendingTimeText(scheduledAt)],
+    ...(followUp ? [['Follow-up', followUp] as [string, string]] : []),
   ];
   // Focus starts on Cancel, the safe choice, as in every confirmation; the send button is the primary green
   // (the red of ConfirmDialog is for deletions).

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { audienceLimitLine, overLimitMessage } from '@herald/contracts';
 import type { BroadcastEstimateResponse } from '@herald/contracts';
 import { formatClockTime, formatCount } from '../format';
+import { frequencyCapLine } from '../new-broadcast-text';
 import { FieldError } from './section-card';
 
 type MessagingLimitNoticeProps = {
@@ -22,8 +23,8 @@ const checkboxClass = 'mt-0.5 size-4 shrink-0 rounded border-slate-300 accent-em
 
 /**
  * Under the Selected Recipients figures: the recipients against what is left of the 24-hour messaging limit,
- * the choice to spread a larger broadcast over the limit, and the +1 (US) numbers a marketing template does
- * not reach.
+ * those the account's frequency cap would skip, the choice to spread a larger broadcast over the limit, and the
+ * +1 (US) numbers a marketing template does not reach.
  */
 export function MessagingLimitNotice(props: MessagingLimitNoticeProps) {
   const { estimate, usNumbers, error } = props;
@@ -33,6 +34,8 @@ export function MessagingLimitNotice(props: MessagingLimitNoticeProps) {
   const left = estimate?.messaging_limit.left ?? null;
   const over = estimate !== undefined && left !== null && estimate.new_recipients > left;
   const freesAt = estimate?.messaging_limit.frees_at ?? null;
+  const capLine = frequencyCapLine(estimate?.frequency_cap);
+  const capped = (estimate?.frequency_cap?.skipped ?? 0) > 0;
 
   return (
     <div className="space-y-3">
@@ -43,6 +46,15 @@ export function MessagingLimitNotice(props: MessagingLimitNoticeProps) {
             ? 'The messaging limit could not be checked now; Herald checks it again when you send.'
             : 'Checking your 24-hour messaging limit...'}
       </output>
+
+      {capLine ? (
+        <p
+          data-testid="frequency-cap-line"
+          className={`text-sm ${capped ? 'rounded-lg bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-200 ring-inset' : 'text-slate-600'}`}
+        >
+          {capLine}
+        </p>
+      ) : null}
 
       {over ? (
         <div className="space-y-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">

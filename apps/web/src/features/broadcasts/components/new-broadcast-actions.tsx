@@ -32,6 +32,7 @@ type NewBroadcastDialogsProps = {
     | 'confirming'
     | 'testing'
     | 'chosenTemplate'
+    | 'followUp'
     | 'limit'
     | 'retargetFrom'
     | 'phoneNumberId'
@@ -56,6 +57,7 @@ export function NewBroadcastDialogs({ form }: NewBroadcastDialogsProps) {
           templateName={chosenTemplate?.template_name ?? ''}
           recipients={form.limit.estimate?.recipients ?? null}
           recipientsNote={form.retargetFrom ?? undefined}
+          followUp={form.followUp.confirmLine}
           scheduledAt={state.scheduled ? state.scheduledAt : null}
           onConfirm={() => void form.send()}
           onClose={form.closeConfirm}

@@ -110,8 +110,9 @@ export function ReportFilters({
       {clicks
         ? clickButton(false, 'Not clicked', total !== null ? Math.max(0, total - clickedCount) : null)
         : null}
+      {/* An outcome a server from before it does not count (skipped) had no recipients there. */}
       {RECIPIENT_OUTCOME_NAMES.map((name) =>
-        outcomeButton(name, OUTCOME_LABELS[name], report?.outcomes[name] ?? null),
+        outcomeButton(name, OUTCOME_LABELS[name], report ? (report.outcomes[name] ?? 0) : null),
       )}
       {/* Who got the message but has not read it, the usual audience of a reminder. */}
       {outcomeButton(

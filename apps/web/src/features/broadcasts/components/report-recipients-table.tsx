@@ -15,6 +15,8 @@ const OUTCOME_TONES: Record<RecipientOutcome, string> = {
   limited: 'bg-rose-50 text-rose-700 ring-rose-200',
   not_on_whatsapp: 'bg-stone-100 text-stone-700 ring-stone-300',
   expired: 'bg-zinc-100 text-zinc-700 ring-zinc-300',
+  // Not sent on purpose, not a failure: neutral.
+  skipped: 'bg-slate-100 text-slate-700 ring-slate-300',
   unknown: 'bg-orange-50 text-orange-700 ring-orange-200',
   cancelled: 'bg-slate-100 text-slate-600 ring-slate-300',
 };

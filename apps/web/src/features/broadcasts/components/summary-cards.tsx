@@ -16,8 +16,9 @@ type Card = {
 
 /**
  * Under Failed: the recipients WhatsApp did not deliver to for reasons that are not a failure of the broadcast
- * (its per-user marketing limit, a number not on WhatsApp, a phone off for the message's whole time-to-live). The
- * server counts them apart from `failed`, so they are added here ("plus"), keeping the spec's eight cards.
+ * (its per-user marketing limit, a number not on WhatsApp, a phone off for the message's whole time-to-live), and
+ * those Herald did not send to because of the account's frequency cap. The server counts them apart from
+ * `failed`, so they are added here ("plus"), keeping the spec's eight cards.
  */
 function notFailedButUndelivered(t: BroadcastTotals): string[] {
   const lines: string[] = [];
@@ -27,6 +28,9 @@ function notFailedButUndelivered(t: BroadcastTotals): string[] {
   // A server from before the expired outcome leaves it out: none expired then.
   const expired = t.expired ?? 0;
   if (expired > 0) lines.push(`plus ${formatCount(expired)} ${outcomeInSentence('expired')}`);
+  // Never sent, so no failure either; a server from before the frequency cap leaves it out.
+  const skipped = t.skipped ?? 0;
+  if (skipped > 0) lines.push(`plus ${formatCount(skipped)} ${outcomeInSentence('skipped')}`);
   return lines;
 }
 

@@ -333,6 +333,58 @@ describe('Broadcast history', () => {
     expect(card('Failed').getByText('plus 12 expired')).toBeTruthy();
   });
 
+  it('says what the frequency cap skipped under Failed, never in the failed figures', async () => {
+    stubFetch(() =>
+      json(
+        listPage(
+          [
+            row(1, {
+              name: 'Capped sale',
+              status: 'sending',
+              sent_percentage: 40,
+              failed_percentage: 1,
+              skipped_percentage: 12.5,
+            }),
+            row(2, { name: 'Uncapped one', status: 'sending', sent_percentage: 40, skipped_percentage: 0 }),
+            // From a server before the frequency cap: no skipped share, read as none.
+            row(3, {
+              name: 'Older one',
+              status: 'sending',
+              sent_percentage: 40,
+              skipped_percentage: undefined,
+            }),
+          ],
+          3,
+          1,
+          { ...totals, failed: 150, skipped: 1_250 },
+        ),
+      ),
+    );
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Capped sale');
+    expect(cellTexts('Capped sale')[9]).toBe('1%+12.5% skipped by the frequency cap');
+    expect(cellTexts('Uncapped one')[9]).toBe('5%');
+    expect(cellTexts('Older one')[9]).toBe('5%');
+    // Skipped recipients are done with: the progress counts them (40 + 1 + 12.5).
+    const progress = (name: string) =>
+      screen.getByRole('progressbar', { name: `Sending progress of ${name}` }).getAttribute('aria-valuetext');
+    expect(progress('Capped sale')).toBe('53.5%');
+    expect(progress('Older one')).toBe('45%');
+
+    expect(card('Failed').getByText('150')).toBeTruthy();
+    expect(card('Failed').getByText('5% of recipients')).toBeTruthy();
+    expect(card('Failed').getByText('plus 1,250 skipped by the frequency cap')).toBeTruthy();
+  });
+
+  it('says nothing of the frequency cap when nothing was skipped, or the server does not count it', async () => {
+    const { skipped: _none, ...older } = totals;
+    stubFetch(() => json(listPage([row(1, { name: 'Plain one' })], 1, 1, older)));
+    renderRoute('/broadcast', { preloadedState: withAccount });
+    await screen.findByText('Plain one');
+    expect(screen.queryByText(/frequency cap/)).toBeNull();
+    expect(card('Failed').getByText('150')).toBeTruthy();
+  });
+
   it("shows 'No data available' and no pagination for a single page, Previous/Next beyond one", async () => {
     let count = 0;
     const fetchMock = stubFetch((request) => {

@@ -3,9 +3,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CLICK_DEFINITIONS, type BroadcastReport } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
-import { withAccount } from '../test/broadcast-fixtures';
+import { estimateAnswer, withAccount } from '../test/broadcast-fixtures';
+import { newBroadcastCalls } from '../test/new-broadcast-harness';
 import { recipient, report } from '../test/report-fixtures';
-import { BroadcastReportPage } from '../../../test/lazy-pages';
+import { BroadcastReportPage, NewBroadcastPage } from '../../../test/lazy-pages';
 
 const DESTINATION = 'https://shop.example.com/autumn?from=whatsapp';
 const CLICKED_AT = '2026-01-15T10:30:00.000Z';
@@ -35,7 +36,7 @@ const reportQueries = (fetchMock: ReturnType<typeof stubFetch>) =>
     .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
     .map((r) => new URL(r.url).searchParams.toString());
 
-beforeAll(() => BroadcastReportPage.preload());
+beforeAll(() => Promise.all([BroadcastReportPage.preload(), NewBroadcastPage.preload()]));
 
 describe('Delivery report: who clicked the tracked link', () => {
   it('shows the Clicked column, the click filters with counts, the click rate and where the link leads', async () => {
@@ -86,7 +87,12 @@ describe('Delivery report: who clicked the tracked link', () => {
   });
 
   it('asks for clicked=false under Not clicked and clicked=true under Clicked, combined with the other filters', async () => {
+    // The report's answers; the New broadcast page it ends on gets its own (its templates, the estimate).
+    const newBroadcast = newBroadcastCalls({
+      estimate: (body) => estimateAnswer({ recipients: body.audience ? 35 : 99 }),
+    });
     const fetchMock = stubFetch((request) => {
+      if (pathOf(request) !== '/broadcast/7/recipients/') return newBroadcast(request);
       const clicked = new URL(request.url).searchParams.get('clicked');
       if (clicked === 'false')
         return json(tracked({ results: [recipient(2, { clicked_at: null })], count: 35, next: null }));
@@ -136,7 +142,17 @@ describe('Delivery report: who clicked the tracked link', () => {
         '/broadcast/new?retarget=7&filter=clicked%3Dfalse',
       ),
     );
-  });
+    // The page it opens works: New broadcast, its audience those who did not click.
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'New Broadcast' }, { timeout: 5000 }),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('status', { name: 'Retarget recipients' }).textContent).toBe(
+        'Recipients: 35 from broadcast "Summer launch" (Did not click)',
+      ),
+    );
+    expect(screen.getByRole('option', { name: 'summer_sale (en_US)' })).toBeTruthy();
+  }, 15_000);
 
   it('exports the recipients under the click filter', async () => {
     const fetchMock = stubFetch((request) =>

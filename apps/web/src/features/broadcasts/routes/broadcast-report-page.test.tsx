@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { SKIPPED_REASON, type BroadcastReport } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
 import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
 import toast from 'react-hot-toast';
@@ -72,6 +73,7 @@ describe('Delivery report (/broadcast/:id)', () => {
       'Limited by WhatsApp · 0',
       'Not on WhatsApp · 0',
       'Expired · 0',
+      'Skipped: frequency cap · 0',
       'Unknown · 0',
       'Cancelled · 0',
       'Not read · 28',
@@ -177,6 +179,68 @@ describe('Delivery report (/broadcast/:id)', () => {
     expect(screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href')).toBe(
       '/broadcast/new?retarget=7&filter=outcome%3Dexpired',
     );
+  });
+
+  it('shows a recipient skipped by the frequency cap in a neutral badge, apart from failed, and filters by it', async () => {
+    const fetchMock = stubFetch((request) => {
+      const outcome = new URL(request.url).searchParams.get('outcome');
+      const skipped = recipient(9, { outcome: 'skipped', updated_at: null });
+      const base = report([recipient(1), skipped], {
+        outcomes: { ...report([]).outcomes, delivered: 25, skipped: 3 },
+        failure_reasons: [
+          {
+            code: null,
+            outcome: 'skipped',
+            title: SKIPPED_REASON.title,
+            count: 3,
+            explanation: SKIPPED_REASON.explanation,
+            action: SKIPPED_REASON.action,
+          },
+        ],
+      });
+      return outcome === 'skipped' ? json({ ...base, results: [skipped], count: 3, next: null }) : json(base);
+    });
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    expect(await screen.findByText('Contact 9', {}, { timeout: 5000 })).toBeTruthy();
+    expect(cells('Contact 9').slice(2, 5)).toEqual(['Skipped: frequency cap', '—', '—']);
+    const badge = within(screen.getByText('Contact 9').closest('tr') as HTMLElement).getByText(
+      'Skipped: frequency cap',
+    );
+    expect(badge.className).not.toMatch(/red|rose/);
+    // The reason's title is the outcome's label: not said twice.
+    const why = within(screen.getByRole('region', { name: 'Why messages did not arrive' }));
+    expect(why.getByRole('listitem', { name: 'Skipped: frequency cap' }).textContent).toBe(
+      `Skipped: frequency cap3 recipients${SKIPPED_REASON.explanation}What to do: ${SKIPPED_REASON.action}`,
+    );
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    // Failed keeps its own count: the skipped are not in it.
+    expect(filters.getByRole('button', { name: 'Failed · 2' })).toBeTruthy();
+    fireEvent.click(filters.getByRole('button', { name: 'Skipped: frequency cap · 3' }));
+    await waitFor(() => expect(screen.queryByText('Contact 1')).toBeNull());
+    const pressed = await filters.findByRole(
+      'button',
+      { name: 'Skipped: frequency cap · 3' },
+      { timeout: 5000 },
+    );
+    expect(pressed.getAttribute('aria-pressed')).toBe('true');
+    expect(
+      fetchMock
+        .requests()
+        .filter((r) => pathOf(r) === '/broadcast/7/recipients/')
+        .map((r) => new URL(r.url).searchParams.get('outcome')),
+    ).toEqual([null, 'skipped']);
+    expect(screen.getByRole('link', { name: 'New broadcast to these recipients' }).getAttribute('href')).toBe(
+      '/broadcast/new?retarget=7&filter=outcome%3Dskipped',
+    );
+  });
+
+  it('counts none skipped for a server that does not count them', async () => {
+    const { skipped: _none, ...older } = report([]).outcomes;
+    stubFetch(() => json(report([recipient(1)], { outcomes: older as BroadcastReport['outcomes'] })));
+    renderRoute('/broadcast/7', { preloadedState: withAccount });
+    await screen.findByText('Contact 1', {}, { timeout: 5000 });
+    const filters = within(screen.getByRole('group', { name: 'Filter by outcome' }));
+    expect(filters.getByRole('button', { name: 'Skipped: frequency cap · 0' })).toBeTruthy();
   });
 
   it('groups why messages did not arrive, with counts, explanations and what to do, and filters the new outcomes', async () => {

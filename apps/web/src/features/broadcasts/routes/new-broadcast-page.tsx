@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/page-header';
 import { BroadcastDetailsSection } from '../components/broadcast-details-section';
 import { BroadcastSummary } from '../components/broadcast-summary';
 import { CostEstimate } from '../components/cost-estimate';
+import { FollowUpSection } from '../components/follow-up-section';
 import { LinkDestinationField } from '../components/link-destination-field';
 import { NewBroadcastActions, NewBroadcastDialogs } from '../components/new-broadcast-actions';
 import { NewBroadcastPreviewPane } from '../components/new-broadcast-preview-pane';
@@ -52,6 +53,13 @@ export function NewBroadcastPage() {
             />
           </BroadcastDetailsSection>
           <NewBroadcastRecipients form={form} />
+          <FollowUpSection
+            draft={form.followUp.draft}
+            onChange={form.followUp.change}
+            errors={errors}
+            templates={form.templates}
+            audiences={form.followUp.audiences}
+          />
           <BroadcastSummary
             templateName={form.chosenTemplate?.template_name ?? null}
             recipients={form.summary.recipients}

@@ -237,3 +237,48 @@ describe('New broadcast: the sending number, the 24-hour messaging limit, US num
     );
   });
 });
+
+describe('New broadcast: the frequency cap', () => {
+  const capLine = () => screen.queryByTestId('frequency-cap-line')?.textContent ?? null;
+  const allContacts = async () => {
+    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
+    // Asked after the debounce: more than waitFor's default second on a busy machine.
+    await waitFor(() => expect(limitLine()).toContain('left in your 24-hour limit'), { timeout: 5000 });
+  };
+
+  it('says how many recipients the cap would skip, with the cap in words', async () => {
+    await renderPage({
+      estimate: () =>
+        estimateAnswer({ recipients: 5_000, frequency_cap: { messages: 2, days: 7, skipped: 1_234 } }),
+    });
+    await allContacts();
+    await waitFor(() =>
+      expect(capLine()).toBe(
+        '1,234 of these recipients will be skipped: they already had 2 marketing messages per person per 7 days',
+      ),
+    );
+    // Beside the messaging limit, within the recipients' figures.
+    expect(within(section('Selected Recipients')).getByTestId('frequency-cap-line')).toBeTruthy();
+  });
+
+  it('names the cap and that nobody is over it when none would be skipped', async () => {
+    await renderPage({
+      estimate: () => estimateAnswer({ frequency_cap: { messages: 1, days: 1, skipped: 0 } }),
+    });
+    await allContacts();
+    await waitFor(() =>
+      expect(capLine()).toBe(
+        'Frequency cap: 1 marketing message per person per day. Nobody here is over it.',
+      ),
+    );
+  });
+
+  it.each([
+    ['the cap does not apply (no cap, or a template that is not marketing)', { frequency_cap: null }],
+    ['the server does not say (before the cap)', {}],
+  ])('says nothing of it when %s', async (_, answer) => {
+    await renderPage({ estimate: () => estimateAnswer(answer) });
+    await allContacts();
+    expect(capLine()).toBeNull();
+  });
+});

@@ -102,6 +102,7 @@ export function row(id: number, overrides: Partial<BroadcastRow> = {}): Broadcas
     limited_percentage: 0,
     not_on_whatsapp_percentage: 0,
     expired_percentage: 0,
+    skipped_percentage: 0,
     replied_percentage: 0,
     handed_percentage: 0,
     all_handed: false,
@@ -127,6 +128,7 @@ export const totals: BroadcastTotals = {
   limited: 0,
   not_on_whatsapp: 0,
   expired: 0,
+  skipped: 0,
   scheduled: 1,
   sending: 0,
 };

@@ -9,7 +9,7 @@ import type {
   TemplateDetail,
 } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
-import { json, pathOf, stubFetch } from '../../../test/fetch-stub';
+import { json, pathOf, stubFetch, type FetchHandler } from '../../../test/fetch-stub';
 import {
   ana,
   estimateAnswer,
@@ -47,8 +47,8 @@ export type ServerOptions = {
 
 export const connected = phoneNumber('1001', { display_phone_number: '+1 555-0101' });
 
-/** A fake of the calls the New broadcast screen makes. */
-export function broadcastServer({
+/** A fake of the calls the New broadcast screen makes, as a fetch handler (another page's test can answer them). */
+export function newBroadcastCalls({
   contacts = [ana],
   contactCount = 1234,
   create = () => json({ id: 41, status: 'sending', total_recipients: 10 }, 201),
@@ -59,8 +59,8 @@ export function broadcastServer({
   template = summerSale,
   media,
   links,
-}: ServerOptions = {}) {
-  return stubFetch(async (request) => {
+}: ServerOptions = {}): FetchHandler {
+  return async (request) => {
     const path = pathOf(request);
     if (path === '/broadcast/test/' && request.method === 'POST' && testSend) return testSend(request);
     const reportOf = /^\/broadcast\/(\d+)\/recipients\/$/.exec(path);
@@ -89,7 +89,12 @@ export function broadcastServer({
         : json({ count: contactCount, next: null, previous: null, results: contacts });
     }
     return json({ detail: 'Not found' }, 404);
-  });
+  };
+}
+
+/** The New broadcast screen's calls answered by newBroadcastCalls. */
+export function broadcastServer(options: ServerOptions = {}) {
+  return stubFetch(newBroadcastCalls(options));
 }
 
 export async function renderPage(options?: ServerOptions, url = '/broadcast/new') {

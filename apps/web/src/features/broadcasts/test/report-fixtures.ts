@@ -48,6 +48,7 @@ export function report(
       limited: 0,
       not_on_whatsapp: 0,
       expired: 0,
+      skipped: 0,
       unknown: 0,
       cancelled: 0,
     },

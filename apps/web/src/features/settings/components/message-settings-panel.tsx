@@ -1,5 +1,6 @@
 import { SETTINGS_LANGUAGES, type AccountSettings } from '@herald/contracts';
 import { useState } from 'react';
+import { FrequencyCapSetting, frequencyCapDraft, frequencyCapUpdate } from './frequency-cap-setting';
 import { MarketingMessagesSection } from './marketing-messages-section';
 import { CheckboxSetting, SelectSetting, WordListSetting, wordsOf } from './setting-controls';
 import { SettingsTabForm } from './settings-tab-form';
@@ -13,6 +14,8 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
   const [optOut, setOptOut] = useState(stored.opt_out_words.join(', '));
   const [optIn, setOptIn] = useState(stored.opt_in_words.join(', '));
   const [viaMmApi, setViaMmApi] = useState(stored.marketing_via_mm_api);
+  const [cap, setCap] = useState(() => frequencyCapDraft(stored));
+  const [refused, setRefused] = useState<Record<string, string>>({});
   return (
     <SettingsTabForm
       title="Message Settings"
@@ -23,7 +26,9 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
         opt_out_words: wordsOf(optOut),
         opt_in_words: wordsOf(optIn),
         marketing_via_mm_api: viaMmApi,
+        ...frequencyCapUpdate(cap),
       }}
+      onFieldErrors={setRefused}
     >
       <SelectSetting
         label="Default Language"
@@ -53,6 +58,13 @@ export function MessageSettingsPanel({ wabaId, stored }: PanelProps) {
         onChange={setOptIn}
         disabled={wabaId === null}
         hint="A customer who opted out and replies with one of these gets broadcasts again."
+      />
+      <FrequencyCapSetting
+        draft={cap}
+        onChange={setCap}
+        errors={refused}
+        onFieldEdited={(field) => setRefused(({ [field]: _edited, ...rest }) => rest)}
+        disabled={wabaId === null}
       />
       <MarketingMessagesSection wabaId={wabaId} viaMmApi={viaMmApi} onViaMmApiChange={setViaMmApi} />
     </SettingsTabForm>

@@ -122,6 +122,8 @@ describe('Message Settings', () => {
       opt_out_words: DEFAULT_ACCOUNT_SETTINGS.opt_out_words,
       opt_in_words: DEFAULT_ACCOUNT_SETTINGS.opt_in_words,
       marketing_via_mm_api: true,
+      frequency_cap_messages: 2,
+      frequency_cap_days: 7,
     });
     expect(server.stored()).toMatchObject({ default_language: 'fr', require_template_approval: false });
   });
@@ -204,6 +206,124 @@ describe('Message Settings', () => {
     // The next change clears the old outcome.
     fireEvent.click(checkbox('Require Approval for New Templates'));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('Message Settings: the frequency cap', () => {
+  const capBox = () => checkbox('Limit marketing messages per person');
+  const messagesField = () =>
+    screen.getByRole('spinbutton', { name: 'Marketing messages per person' }) as HTMLInputElement;
+  const daysField = () => screen.getByRole('spinbutton', { name: 'Days' }) as HTMLInputElement;
+  const hint = () => document.getElementById(capBox().getAttribute('aria-describedby') ?? '')?.textContent;
+  const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  const putBody = async (server: ReturnType<typeof settingsServer>, index: number) =>
+    (await server.puts()[index]?.json()) as Partial<AccountSettings>;
+
+  it('shows the stored cap in words, saves new numbers, and saves no cap when unticked', async () => {
+    const server = settingsServer({ stored: { frequency_cap_messages: 3, frequency_cap_days: 14 } });
+    await openTab('Message Settings');
+    await waitFor(() => expect(capBox().checked).toBe(true));
+    expect(within(screen.getByRole('group', { name: 'Frequency cap' })).getByRole('checkbox')).toBe(capBox());
+    expect(messagesField().value).toBe('3');
+    expect(daysField().value).toBe('14');
+    expect(hint()).toBe(
+      'At most 3 marketing messages per person per 14 days, across all broadcasts and numbers. People over the cap are skipped, not sent.',
+    );
+
+    fireEvent.change(messagesField(), { target: { value: '1' } });
+    fireEvent.change(daysField(), { target: { value: '1' } });
+    expect(hint()).toBe(
+      'At most 1 marketing message per person per day, across all broadcasts and numbers. People over the cap are skipped, not sent.',
+    );
+    save();
+    expect((await screen.findByRole('status')).textContent).toBe('Message Settings saved.');
+    expect(await putBody(server, 0)).toMatchObject({ frequency_cap_messages: 1, frequency_cap_days: 1 });
+
+    fireEvent.click(capBox());
+    expect(screen.queryByRole('spinbutton', { name: 'Marketing messages per person' })).toBeNull();
+    save();
+    await waitFor(() => expect(server.puts()).toHaveLength(2));
+    const off = await putBody(server, 1);
+    expect(off.frequency_cap_messages).toBeNull();
+    expect(off).not.toHaveProperty('frequency_cap_days');
+    await waitFor(() => expect(server.stored().frequency_cap_messages).toBeNull());
+    // Ticked again, the numbers come back as they were.
+    fireEvent.click(capBox());
+    expect(messagesField().value).toBe('1');
+    expect(daysField().value).toBe('1');
+  });
+
+  it('an account without a cap starts unticked; ticking it offers the default of 2 in 7 days', async () => {
+    const server = settingsServer({ stored: { frequency_cap_messages: null, frequency_cap_days: 7 } });
+    await openTab('Message Settings');
+    await waitFor(() => expect(capBox().disabled).toBe(false));
+    expect(capBox().checked).toBe(false);
+    expect(screen.queryByRole('spinbutton', { name: 'Days' })).toBeNull();
+
+    fireEvent.click(capBox());
+    expect(messagesField().value).toBe('2');
+    expect(daysField().value).toBe('7');
+    expect(hint()).toBe(
+      'At most 2 marketing messages per person per 7 days, across all broadcasts and numbers. People over the cap are skipped, not sent.',
+    );
+    save();
+    await screen.findByRole('status');
+    expect(await putBody(server, 0)).toMatchObject({ frequency_cap_messages: 2, frequency_cap_days: 7 });
+  });
+
+  it('names a number out of bounds under its field and saves nothing until it is fixed', async () => {
+    const server = settingsServer();
+    await openTab('Message Settings');
+    await waitFor(() => expect(capBox().checked).toBe(true));
+
+    fireEvent.change(daysField(), { target: { value: '31' } });
+    fireEvent.change(messagesField(), { target: { value: '' } });
+    save();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'Message Settings were not saved: Marketing messages per person must be a whole number from 1 to 30. Days must be a whole number from 1 to 30',
+    );
+    expect(daysField().getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(daysField().getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Days must be a whole number from 1 to 30',
+    );
+    expect(messagesField().getAttribute('aria-invalid')).toBe('true');
+    expect(server.puts()).toHaveLength(0);
+
+    // Fixing a field takes its message away; the other stays until it is fixed too.
+    fireEvent.change(daysField(), { target: { value: '30' } });
+    expect(daysField().getAttribute('aria-invalid')).toBeNull();
+    expect(messagesField().getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(messagesField(), { target: { value: '4' } });
+    save();
+    expect((await screen.findByRole('status')).textContent).toBe('Message Settings saved.');
+    expect(await putBody(server, 0)).toMatchObject({ frequency_cap_messages: 4, frequency_cap_days: 30 });
+  });
+
+  it('shows the server’s message under the field it refused', async () => {
+    const message = 'Days must be a whole number from 1 to 30';
+    settingsServer({
+      refuse: () =>
+        json(
+          {
+            detail: `Invalid request: frequency_cap_days: ${message}`,
+            errors: [{ field: 'body.frequency_cap_days', message }],
+          },
+          400,
+        ),
+    });
+    await openTab('Message Settings');
+    await waitFor(() => expect(capBox().checked).toBe(true));
+    fireEvent.change(daysField(), { target: { value: '10' } });
+    save();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `Message Settings were not saved: Invalid request: frequency_cap_days: ${message}`,
+    );
+    expect(daysField().getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(daysField().getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      message,
+    );
+    expect(messagesField().getAttribute('aria-invalid')).toBeNull();
   });
 });
 
