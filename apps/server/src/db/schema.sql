@@ -959,9 +959,10 @@ begin
   select s.frequency_cap_messages, s.frequency_cap_days into cap, window_days
     from account_settings s where s.waba_account_id = p_account;
   if not found then
-    -- An account that never saved its settings has the column defaults.
-    cap := 2;
-    window_days := 7;
+    -- An account that never saved its settings has the column defaults: its row is written with them once.
+    insert into account_settings (waba_account_id) values (p_account) on conflict (waba_account_id) do nothing;
+    select s.frequency_cap_messages, s.frequency_cap_days into cap, window_days
+      from account_settings s where s.waba_account_id = p_account;
   end if;
   if cap is null then return '{}'; end if;
 

@@ -235,5 +235,11 @@ describe('the frequency cap', () => {
     // The first tried again: still let through, and still one touch.
     expect(await reserve([9_000_001], ['+440001'])).toEqual([]);
     expect((await q('select 1 from marketing_touches where waba_account_id = $1', [account])).length).toBe(1);
+
+    // An account that never saved its settings: the default cap, two.
+    await q('delete from account_settings where waba_account_id = $1', [account]);
+    expect(await reserve([9_000_003, 9_000_004, 9_000_005], ['+440002', '+440002', '+440002'])).toEqual([
+      9_000_005,
+    ]);
   });
 });
