@@ -193,15 +193,19 @@ describe('tracked links', () => {
     expect(firstAt).not.toBeNull();
     const click2 = await tap(first!.wamid);
     expect((await open(click2.url)).statusCode).toBe(302);
-    await until(async () => (await messagesOf(id))[0]!.click_component === 'cta', 'Meta’s click webhook');
+    // Both of Meta's click webhooks stored: the sandbox posts each a moment after its tap answers, so the first
+    // one's effect alone does not say the second has arrived.
+    const storedClicks = async () =>
+      (
+        await t.db.pool.query('select count(*)::int as n from meta_link_clicks where waba_account_id = $1', [
+          who.accountId,
+        ])
+      ).rows[0].n as number;
+    await until(async () => (await storedClicks()) === 2, 'Meta’s two click webhooks');
     const afterTwo = (await messagesOf(id))[0]!;
+    expect(afterTwo.click_component).toBe('cta');
     expect(afterTwo.clicked_at).toEqual(firstAt);
     expect(afterTwo.click_id).toBe(click1.click_id);
-    const stored = await t.db.pool.query(
-      'select count(*)::int as n from meta_link_clicks where waba_account_id = $1',
-      [who.accountId],
-    );
-    expect(stored.rows[0].n).toBe(2);
 
     // The second person's browser opens the link without Meta's click_id (a link shared on): counted once too.
     const secondUrl = `${PUBLIC_URL}/l/${linkToken(secrets, who.accountId, second!.id)}`;
