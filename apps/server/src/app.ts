@@ -19,6 +19,7 @@ import { NumbersService } from './features/numbers/numbers-service';
 import { settingsRoutes } from './features/settings/routes';
 import { marketingMessagesRoutes, MmApiService } from './features/marketing-messages/index';
 import { linkRedirectRoutes, linkSettingsRoutes } from './features/link-clicks/index';
+import { segmentsRoutes, SegmentsService } from './features/segments/index';
 import { MetaFiguresService } from './features/pricing/meta-figures';
 import { PricingService } from './features/pricing/pricing-service';
 import { loadRateCard } from './features/pricing/rate-card';
@@ -168,6 +169,7 @@ export async function buildApp({ config, pool, logger = true }: AppDependencies)
       settingsRoutes(new SettingsService({ pool, mailServerConfigured: Boolean(config.SMTP_URL) })),
     );
     await scope.register(linkSettingsRoutes(config.publicUrl));
+    await scope.register(segmentsRoutes(new SegmentsService(pool)));
     await scope.register(marketingMessagesRoutes(new MmApiService({ pool, graph, secrets: secretBox })));
   });
 

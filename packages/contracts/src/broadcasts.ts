@@ -38,6 +38,12 @@ export const BroadcastRecipientsSchema = z.discriminatedUnion('type', [
     tag_ids: z.array(z.number().int().positive()).min(1, 'Select at least one tag'),
     percentage: Percentage,
   }),
+  /** A saved segment (GET /segments/): its rules as they are now, its members frozen when it starts. */
+  z.object({
+    type: z.literal('segment'),
+    segment_id: z.number({ message: 'Choose a segment' }).int().positive('Choose a segment'),
+    percentage: Percentage,
+  }),
 ]);
 
 /**
@@ -687,7 +693,7 @@ export const BroadcastRecipientSchema = z
  */
 export const BroadcastAudienceSummarySchema = z
   .object({
-    type: z.enum(['all', 'filtered', 'list']),
+    type: z.enum(['all', 'filtered', 'list', 'segment']),
     /** The tags' names (type filtered); a deleted tag is left out. */
     tags: z.array(z.string()),
     percentage: z.number().int(),
@@ -697,6 +703,11 @@ export const BroadcastAudienceSummarySchema = z
     from_broadcast_id: z.number().int().nullable(),
     /** Its recipients: the estimate made at creation until it starts, then the exact count. */
     recipients: z.number().int(),
+    /** Type segment: the segment's name and its rules in words, as they were when the broadcast was created. */
+    segment: z
+      .object({ id: z.number().int(), name: z.string(), rules: z.array(z.string()) })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'BroadcastAudienceSummary' });
 export type BroadcastAudienceSummary = z.infer<typeof BroadcastAudienceSummarySchema>;

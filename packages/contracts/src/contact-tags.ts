@@ -56,6 +56,12 @@ export const ContactFilterQuerySchema = ContactListQuerySchema.extend({
     .enum(['true', 'false'], { message: "must be 'true' or 'false'" })
     .transform((text) => text === 'true')
     .optional(),
+  /** Only the members of this saved segment (GET /segments/), as they are now. */
+  segment_id: z.coerce
+    .number({ message: 'must be a segment id' })
+    .int('must be a segment id')
+    .positive('must be a segment id')
+    .optional(),
 });
 
 export type ContactFilterQuery = z.infer<typeof ContactFilterQuerySchema>;

@@ -20,3 +20,4 @@ export * from './spend-cap';
 export * from './account-health';
 export * from './marketing-messages';
 export * from './link-clicks';
+export * from './segments';

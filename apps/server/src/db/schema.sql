@@ -446,6 +446,19 @@ CREATE TABLE schema_migrations (
     CONSTRAINT schema_migrations_pkey PRIMARY KEY (version)
 );
 
+CREATE TABLE segments (
+    id bigint GENERATED ALWAYS AS IDENTITY,
+    waba_account_id bigint NOT NULL,
+    name text NOT NULL,
+    definition jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT segments_pkey PRIMARY KEY (waba_account_id, id),
+    CONSTRAINT segments_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
+    CONSTRAINT segments_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX segments_name_key ON public.segments USING btree (waba_account_id, lower(name));
+
 CREATE TABLE sender_leases (
     phone_number_id bigint NOT NULL,
     holder text NOT NULL,

@@ -55,6 +55,7 @@ const NOWHERE: Record<Slot, string | number> = {
   draftTemplate: 2_000_000_000,
   media: 2_000_000_000,
   broadcast: 2_000_000_000,
+  segment: 2_000_000_000,
 };
 
 const context: SampleContext = {

@@ -82,6 +82,7 @@ const NO_BODY: Record<string, string> = {
   'POST /broadcast/{id}/{action}/': 'the action is in the path',
   'DELETE /recipient/{id}/': 'the id is in the path',
   'DELETE /recipient/tags/{id}/': 'the id is in the path',
+  'DELETE /segments/{id}/': 'the id is in the path',
   'POST /marketing-messages/onboarding/': 'asks Meta about the caller’s own account',
 };
 

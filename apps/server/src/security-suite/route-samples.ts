@@ -1,5 +1,5 @@
 import { multipart } from '../features/contacts/contacts-test-helpers';
-import { imageTemplate, textTemplate, type Slot } from './tenants';
+import { imageTemplate, segmentDefinition, textTemplate, type Slot } from './tenants';
 
 /** Template names take lowercase letters and underscores only: 1042 → 'bace'. */
 const letters = (digits: string) => digits.replace(/\d/g, (d) => String.fromCharCode(97 + Number(d)));
@@ -107,6 +107,21 @@ export const samplePayloads: Record<string, BodySample> = {
       contact_id: pick('contact'),
       to: `+1415559${context.unique()}`,
     },
+  }),
+  'POST /segments/': (pick, context) => ({
+    json: {
+      name: `Matrix ${context.unique()}`,
+      definition: segmentDefinition(pick('tag'), pick('broadcast')),
+    },
+  }),
+  'PUT /segments/{id}/': (pick, context) => ({
+    json: {
+      name: `Matrix ${context.unique()}`,
+      definition: segmentDefinition(pick('tag'), pick('broadcast')),
+    },
+  }),
+  'POST /segments/count/': (pick) => ({
+    json: { definition: segmentDefinition(pick('tag'), pick('broadcast')) },
   }),
   // The bell's "seen" mark: no ids, only the business header scopes it.
   'POST /dashboard/header/seen': () => ({ json: {} }),

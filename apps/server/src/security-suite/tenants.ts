@@ -19,7 +19,8 @@ export type Slot =
   | 'templateName'
   | 'draftTemplate'
   | 'media'
-  | 'broadcast';
+  | 'broadcast'
+  | 'segment';
 
 /** A business signed up through the API, owning one of each object, with what identifies it in answers. */
 export interface Tenant {
@@ -213,6 +214,15 @@ export async function createTenant(t: TestApp, label: string, digits: string): P
     },
   });
   expectStatus(broadcast, 201, 'broadcast');
+  const segmentName = `${label} Gold readers`;
+  const broadcastId = (broadcast.json() as { id: number }).id;
+  const segment = await t.app.inject({
+    method: 'POST',
+    url: '/segments/',
+    headers,
+    payload: { name: segmentName, definition: segmentDefinition(tag.id, broadcastId) },
+  });
+  expectStatus(segment, 201, 'segment');
 
   const numbers = (await t.app.inject({ method: 'GET', url: '/meta/phone/whatsapp/', headers })).json() as {
     data: Array<{ display_phone_number?: string }>;
@@ -232,7 +242,8 @@ export async function createTenant(t: TestApp, label: string, digits: string): P
       templateName,
       draftTemplate: draftId,
       media: mediaId,
-      broadcast: (broadcast.json() as { id: number }).id,
+      broadcast: broadcastId,
+      segment: (segment.json() as { id: number }).id,
     },
     markers: [
       business.waba_id,
@@ -247,7 +258,24 @@ export async function createTenant(t: TestApp, label: string, digits: string): P
       templateName,
       draftName,
       broadcastName,
+      segmentName,
       ...numbers.data.map((n) => n.display_phone_number ?? '').filter((n) => n.length >= 8),
+    ],
+  };
+}
+
+/** A segment naming a tag and a broadcast of the same tenant: what the matrix crosses in segment bodies. */
+export function segmentDefinition(tagId: string | number, broadcastId: string | number) {
+  return {
+    match: 'all',
+    groups: [
+      {
+        match: 'any',
+        rules: [
+          { kind: 'tags', match: 'any', tag_ids: [Number(tagId)] },
+          { kind: 'engagement', event: 'read', did: true, broadcast_id: Number(broadcastId) },
+        ],
+      },
     ],
   };
 }

@@ -65,6 +65,10 @@ export const CustomersPage = lazyPage(
   () => import('../features/contacts/routes/customers-page'),
   'CustomersPage',
 );
+export const SegmentsPage = lazyPage(
+  () => import('../features/segments/routes/segments-page'),
+  'SegmentsPage',
+);
 export const TemplatesPage = lazyPage(
   () => import('../features/templates/routes/templates-page'),
   'TemplatesPage',

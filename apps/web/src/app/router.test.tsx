@@ -17,6 +17,7 @@ const publicHeadings: Array<[string, string]> = [
 const protectedHeadings: Array<[string, string]> = [
   ['/dashboard', 'Dashboard'],
   ['/customers', 'Customers'],
+  ['/customers/segments', 'Segments'],
   ['/template', 'Your Templates'],
   ['/template/create-template', 'Create Template'],
   ['/templates/42', 'Edit Template'],
@@ -115,7 +116,7 @@ describe('code splitting', () => {
       'index',
       '*',
     ]);
-    expect(screens.filter(isLazy)).toHaveLength(15);
+    expect(screens.filter(isLazy)).toHaveLength(16);
   });
 
   it('shows a loading state inside the layout while a page downloads, then the page', async () => {

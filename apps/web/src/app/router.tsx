@@ -19,6 +19,7 @@ import {
   NumbersPage,
   PinPage,
   PrivacyPage,
+  SegmentsPage,
   SettingsPage,
   SignUpPage,
   TemplatesPage,
@@ -52,6 +53,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'dashboard', element: <DashboardPage />, handle: titled('Dashboard') },
               { path: 'customers', element: <CustomersPage />, handle: titled('Customers') },
+              { path: 'customers/segments', element: <SegmentsPage />, handle: titled('Segments') },
               { path: 'template', element: <TemplatesPage />, handle: titled('Your Templates') },
               {
                 path: 'template/create-template',

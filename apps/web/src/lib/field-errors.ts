@@ -1,7 +1,10 @@
-type FieldEntry = { field: string; message: string };
+export type FieldEntry = { field: string; message: string };
 
-/** The `errors: [{field, message}]` of an RTK Query error's body, the malformed entries left out. */
-function entriesOf(error: unknown): FieldEntry[] {
+/**
+ * The `errors: [{field, message}]` of an RTK Query error's body, the malformed entries left out, each with its
+ * whole path ('definition.groups.0.rules.1.value'), for forms whose fields repeat in lists.
+ */
+export function fieldErrorEntries(error: unknown): FieldEntry[] {
   const data = (error as { data?: { errors?: unknown } } | null)?.data;
   if (!Array.isArray(data?.errors)) return [];
   return (data.errors as Array<{ field?: unknown; message?: unknown }>).filter(
@@ -15,7 +18,7 @@ function entriesOf(error: unknown): FieldEntry[] {
  */
 export function fieldErrors(error: unknown): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const entry of entriesOf(error)) {
+  for (const entry of fieldErrorEntries(error)) {
     const name = entry.field.split('.').pop() ?? entry.field;
     found[name] ??= entry.message;
   }
@@ -29,7 +32,7 @@ export function fieldErrors(error: unknown): Record<string, string> {
  */
 export function nestedFieldErrors(error: unknown, parent: string): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const entry of entriesOf(error)) {
+  for (const entry of fieldErrorEntries(error)) {
     const path = entry.field.split('.');
     const at = path.indexOf(parent);
     const name = at >= 0 ? path[at + 1] : undefined;

@@ -70,7 +70,7 @@ export class BroadcastsService {
     if (linkButton === null && request.link_destination)
       throw HttpError.field(400, 'link_destination', LINK_MESSAGES.destinationUnused);
     // A retarget list is resolved (frozen) here, at creation; tags are sampled when the broadcast starts.
-    const { source, percentage } = await requestAudience(pool, waba, request);
+    const { source, percentage, segment } = await requestAudience(pool, waba, request);
     let scheduledAt = new Date(now);
     if (request.scheduled_time !== undefined) {
       const seconds = request.scheduled_time;
@@ -120,12 +120,23 @@ export class BroadcastsService {
                   percentage,
                   leave_out_us: leaveOutUs,
                 }
-              : {
-                  type: request.recipients!.type,
-                  tag_ids: source.tagIds,
-                  percentage,
-                  leave_out_us: leaveOutUs,
-                },
+              : segment
+                ? {
+                    // Its rules as they are now, kept: the report says them and the start applies them.
+                    type: 'segment',
+                    segment_id: segment.id,
+                    segment_name: segment.name,
+                    definition: segment.definition,
+                    rules: segment.rules,
+                    percentage,
+                    leave_out_us: leaveOutUs,
+                  }
+                : {
+                    type: request.recipients!.type,
+                    tag_ids: source.kind === 'tags' ? source.tagIds : null,
+                    percentage,
+                    leave_out_us: leaveOutUs,
+                  },
           ),
           scheduledAt,
           estimate,

@@ -832,6 +832,7 @@ describe('GET /broadcast/{id}/recipients/', () => {
         leave_out_us: false,
         from_broadcast_id: null,
         recipients: 3,
+        segment: null,
       },
       spend_cap: null,
       link_destination: null,

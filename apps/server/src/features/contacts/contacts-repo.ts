@@ -158,15 +158,24 @@ function searchFilter(patterns: string[], firstParameter: number): string {
   return `(${patterns.map((_, i) => `${SEARCH_TEXT} like $${firstParameter + i}`).join(' or ')})`;
 }
 
-/** What the list can be narrowed by: search patterns, tags (any of them), and whether the contact opted out. */
+/**
+ * What the list can be narrowed by: search patterns, tags (any of them), whether the contact opted out, and a
+ * segment's condition over `contacts` (segmentWhereSql).
+ */
 export interface ContactFilter {
   patterns?: string[];
   tagIds?: number[];
   optedOut?: boolean;
+  segmentSql?: string;
 }
 
 export function isFiltered(filter: ContactFilter): boolean {
-  return Boolean(filter.patterns) || Boolean(filter.tagIds?.length) || filter.optedOut !== undefined;
+  return (
+    Boolean(filter.patterns) ||
+    Boolean(filter.tagIds?.length) ||
+    filter.optedOut !== undefined ||
+    filter.segmentSql !== undefined
+  );
 }
 
 /** The filter's SQL conditions (each starting with 'and') over `contacts`, with its parameters from $first. */
@@ -186,6 +195,7 @@ function filterSql(filter: ContactFilter, first: number): { sql: string; values:
     );
   }
   if (filter.optedOut !== undefined) parts.push(`and opted_out_at is ${filter.optedOut ? 'not ' : ''}null`);
+  if (filter.segmentSql !== undefined) parts.push(`and ${filter.segmentSql}`);
   return { sql: parts.join(' '), values };
 }
 

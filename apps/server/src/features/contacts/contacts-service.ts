@@ -16,6 +16,7 @@ import { type ImportAnswer, importUpload } from './import-upload';
 import * as repo from './contacts-repo';
 import { countAccountTags, setContactTags } from './tags-repo';
 import { TagsService } from './tags-service';
+import { findSegment, segmentWhereSql } from '../segments/index';
 
 export interface ContactPage {
   count: number;
@@ -100,10 +101,14 @@ export class ContactsService {
       (await countAccountTags(pool, wabaId, query.tag_ids)) !== query.tag_ids.length
     )
       throw HttpError.field(404, 'tag_ids', 'One or more of these tags do not exist in this account');
+    const segment = query.segment_id !== undefined ? await findSegment(pool, wabaId, query.segment_id) : null;
+    if (segment === undefined)
+      throw HttpError.field(404, 'segment_id', 'This segment does not exist in this account');
     const filter: repo.ContactFilter = {
       patterns: search ? repo.searchPatterns(search) : undefined,
       tagIds: query.tag_ids,
       optedOut: query.opted_out,
+      segmentSql: segment ? segmentWhereSql(segment.definition, 'contacts') : undefined,
     };
     const count = repo.isFiltered(filter)
       ? await repo.countMatching(pool, wabaId, filter)

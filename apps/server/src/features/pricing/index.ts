@@ -1,5 +1,5 @@
 // What other features use of the pricing feature (decision 071: features meet only through index.ts).
-export { MARKETS, marketOfNumber } from './markets';
+export { MARKETS, MARKET_OF_PREFIX, marketOfNumber, marketOfPrefix, OTHER_MARKET } from './markets';
 export {
   DEFAULT_RATE_CARD_FILE,
   loadRateCard,

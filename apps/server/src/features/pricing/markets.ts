@@ -84,3 +84,34 @@ export function marketOfNumber(number: string): string {
   const byCode = COUNTRY_OF_CODE.get(code);
   return marketOfCountry(code === '1' || code === '7' ? (parsed.country ?? byCode) : byCode);
 }
+
+/**
+ * Every market by number prefix, for telling a number's market in SQL: '+' and the calling code for each code
+ * but +1 and +7, where the market depends on the number's own country, so by area code ('+1' and three digits)
+ * and by '+7' and one digit (Kazakhstan's numbers start +76 and +77). Each prefix's market is marketOfNumber's
+ * for a valid-looking number under it; a number under no prefix is "Other". Prefixes are free of each other:
+ * a number starts with at most one.
+ */
+export const MARKET_OF_PREFIX: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>();
+  for (const code of COUNTRY_OF_CODE.keys()) {
+    if (code === '1') {
+      for (let area = 200; area <= 999; area += 1) map.set(`+1${area}`, marketOfNumber(`+1${area}2345678`));
+    } else if (code === '7') {
+      for (let digit = 0; digit <= 9; digit += 1)
+        map.set(`+7${digit}`, marketOfNumber(`+7${digit}012345678`));
+    } else {
+      map.set(`+${code}`, marketOfCountry(COUNTRY_OF_CODE.get(code)));
+    }
+  }
+  return map;
+})();
+
+/** The market of a number by MARKET_OF_PREFIX: what a segment's country rule reads in SQL. */
+export function marketOfPrefix(number: string): string {
+  for (let length = 2; length <= 5; length += 1) {
+    const market = MARKET_OF_PREFIX.get(number.slice(0, length));
+    if (market) return market;
+  }
+  return OTHER_MARKET;
+}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_BROADCAST_FORM, broadcastPayload, estimateRequest, recipientCount } from './broadcast-form';
+import {
+  INITIAL_BROADCAST_FORM,
+  SEGMENT_REQUIRED,
+  broadcastPayload,
+  estimateRequest,
+  recipientCount,
+  validateBroadcastForm,
+  withSentCount,
+} from './broadcast-form';
 import { messagingLimitText } from './send-from';
 import { contactColumnValue } from './template-preview-content';
 import { ana, tags } from './test/broadcast-fixtures';
@@ -16,6 +24,38 @@ describe('recipientCount', () => {
     const filter = { mode: 'filter' as const, tagIds: [7, 8], percentage: 33 };
     expect(recipientCount(filter, 1234, tags)).toEqual({ selected: 165, sampled: 54, audience: 165 });
     expect(recipientCount({ ...filter, tagIds: [] }, 1234, tags).selected).toBe(0);
+  });
+
+  it("samples the segment's contacts at the percentage, 0 while unknown, and takes the server's count", () => {
+    const segment = { mode: 'segment' as const, tagIds: [], percentage: 40 };
+    const count = recipientCount(segment, 1234, tags, 200);
+    expect(count).toEqual({ selected: 80, sampled: 80, audience: 200 });
+    expect(recipientCount(segment, 1234, tags).selected).toBe(0);
+    expect(withSentCount(count, 'segment', 77)).toEqual({ selected: 77, sampled: 77, audience: 200 });
+  });
+});
+
+describe('the Segment mode', () => {
+  const segmentMode = {
+    ...INITIAL_BROADCAST_FORM,
+    name: 'Lapsed',
+    templateId: '5',
+    mode: 'segment' as const,
+  };
+
+  it('asks for a segment (not tags), and nothing once an earlier broadcast names the recipients', () => {
+    expect(validateBroadcastForm(segmentMode)).toEqual({ segment: SEGMENT_REQUIRED });
+    expect(validateBroadcastForm({ ...segmentMode, segmentId: 3 })).toEqual({});
+    const retarget = { kind: 'broadcast_recipients' as const, broadcast_id: 7, filter: {} };
+    expect(validateBroadcastForm({ ...segmentMode, retarget })).toEqual({});
+    expect(estimateRequest(segmentMode, false)).toBeNull();
+  });
+
+  it('sends the segment and the percentage in the create and the estimate', () => {
+    const chosen = { ...segmentMode, segmentId: 3, percentage: 40 };
+    const recipients = { type: 'segment', segment_id: 3, percentage: 40 };
+    expect(broadcastPayload(chosen).recipients).toEqual(recipients);
+    expect(estimateRequest(chosen, false)?.recipients).toEqual(recipients);
   });
 });
 

@@ -15,7 +15,7 @@ import type {
   Tag,
 } from '@herald/contracts';
 
-export type RecipientMode = 'all' | 'filter';
+export type RecipientMode = 'all' | 'filter' | 'segment';
 
 /** The New broadcast screen's state. */
 export type BroadcastFormState = {
@@ -27,6 +27,8 @@ export type BroadcastFormState = {
   scheduledAt: Date | null;
   mode: RecipientMode;
   tagIds: number[];
+  /** The saved segment of the Segment mode; null until one is chosen. */
+  segmentId: number | null;
   percentage: number;
   /** Meta's id of the number to send from; '' until the user picks one (the first sendable is used). */
   phoneNumberId: string;
@@ -34,7 +36,10 @@ export type BroadcastFormState = {
   spreadOverLimit: boolean;
   /** Leave out +1 (US) numbers, to which Meta does not deliver marketing templates. */
   leaveOutUsNumbers: boolean;
-  /** An earlier broadcast's recipients (from its report's filter), frozen when sent; replaces mode and tags. */
+  /**
+   * An earlier broadcast's recipients (from its report's filter), frozen when sent; replaces mode, tags and
+   * segment (the Recipients tabs give way to it, so the Segment mode is not offered with it).
+   */
   retarget: BroadcastAudience | null;
   /** The optional spend cap as typed, in USD; '' for none (decision 052). */
   spendCap: string;
@@ -55,6 +60,7 @@ export const INITIAL_BROADCAST_FORM: BroadcastFormState = {
   scheduledAt: null,
   mode: 'filter',
   tagIds: [],
+  segmentId: null,
   percentage: BROADCAST_PERCENTAGE.default,
   phoneNumberId: '',
   spreadOverLimit: true,
@@ -71,9 +77,20 @@ export const CONTACT_TOTAL_FALLBACK = 5000;
 /** The contract's message for a tag filter with no tag (the server answers it too). */
 export const TAGS_REQUIRED = 'Select at least one tag';
 
+/** The contract's message for the Segment mode with no segment (the server answers it too). */
+export const SEGMENT_REQUIRED = 'Choose a segment';
+
 export type BroadcastFormErrors = Partial<
   Record<
-    'name' | 'template' | 'schedule' | 'tags' | 'number' | 'recipients' | 'spendCap' | 'linkDestination',
+    | 'name'
+    | 'template'
+    | 'schedule'
+    | 'tags'
+    | 'segment'
+    | 'number'
+    | 'recipients'
+    | 'spendCap'
+    | 'linkDestination',
     string
   >
 > &
@@ -105,6 +122,8 @@ export function validateBroadcastForm(
   if (state.templateId === '') errors.template = BROADCAST_MESSAGES.templateRequired;
   if (state.scheduled && !state.scheduledAt) errors.schedule = BROADCAST_MESSAGES.scheduleRequired;
   if (!state.retarget && state.mode === 'filter' && state.tagIds.length === 0) errors.tags = TAGS_REQUIRED;
+  if (!state.retarget && state.mode === 'segment' && state.segmentId === null)
+    errors.segment = SEGMENT_REQUIRED;
   const spendCap = parseSpendCap(state.spendCap);
   if (!spendCap.ok) errors.spendCap = spendCap.message;
   const link = trackedLink ? linkDestinationError(state.linkDestination) : null;
@@ -112,15 +131,28 @@ export function validateBroadcastForm(
   return { ...errors, ...followUpErrors(state.followUp) };
 }
 
-/** The audience fields of create and estimate: a retarget list, or all or tagged contacts at the percentage. */
+/**
+ * Whether the form names whom to send to: a retarget list, all contacts, at least one tag or a segment. Until
+ * it does there is nothing to estimate, nor a limit to hold the audience against.
+ */
+export function audienceChosen(
+  state: Pick<BroadcastFormState, 'retarget' | 'mode' | 'tagIds' | 'segmentId'>,
+) {
+  if (state.retarget || state.mode === 'all') return true;
+  return state.mode === 'filter' ? state.tagIds.length > 0 : state.segmentId !== null;
+}
+
+/**
+ * The audience fields of create and estimate: a retarget list, or all, tagged or a segment's contacts at the
+ * percentage.
+ */
 function audienceOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 'recipients' | 'audience'> {
   if (state.retarget) return { audience: state.retarget };
-  return {
-    recipients:
-      state.mode === 'all'
-        ? { type: 'all', percentage: state.percentage }
-        : { type: 'filtered', tag_ids: state.tagIds, percentage: state.percentage },
-  };
+  const { percentage } = state;
+  if (state.mode === 'all') return { recipients: { type: 'all', percentage } };
+  if (state.mode === 'segment')
+    return { recipients: { type: 'segment', segment_id: state.segmentId ?? 0, percentage } };
+  return { recipients: { type: 'filtered', tag_ids: state.tagIds, percentage } };
 }
 
 /**
@@ -159,13 +191,14 @@ function spendCapOf(state: BroadcastFormState): Pick<BroadcastCreateRequest, 'sp
 /**
  * POST /broadcast/estimate/ for what the form holds now, with `leaveOutUsNumbers` as given (the screen asks
  * both ways: without, to count the US numbers; with, for the figures once they are left out). Null while the
- * audience is incomplete (a tag filter with no tag), when there is nothing to estimate.
+ * audience is incomplete (a tag filter with no tag, the Segment mode with no segment), when there is nothing to
+ * estimate.
  */
 export function estimateRequest(
   state: BroadcastFormState,
   leaveOutUsNumbers: boolean,
 ): BroadcastEstimateRequest | null {
-  if (!state.retarget && state.mode === 'filter' && state.tagIds.length === 0) return null;
+  if (!audienceChosen(state)) return null;
   return {
     ...(state.templateId ? { template_id: Number(state.templateId) } : {}),
     ...audienceOf(state),
@@ -183,18 +216,21 @@ function scheduledTimeOf(state: BroadcastFormState): { scheduled_time?: number }
 }
 
 export type RecipientCount = {
-  /** All → round(total × percentage / 100); filter → the sum of the chosen tags' counts. */
+  /**
+   * All → round(total × percentage / 100); filter → the sum of the chosen tags' counts; segment → round(its
+   * contacts × percentage / 100).
+   */
   selected: number;
-  /** How many the percentage then gives (of the contact total for 'all'; of the tags' sum for 'filter'). */
+  /** How many the percentage then gives (of the contact total, the tags' sum or the segment's contacts). */
   sampled: number;
-  /** The audience the percentage applies to: the contact total, or the tags' sum. */
+  /** The audience the percentage applies to: the contact total, the tags' sum or the segment's contacts. */
   audience: number;
 };
 
 /**
  * The figures with the server's count of who is sent to (opted-out contacts and left-out US numbers removed, a
- * contact in several tags once) in place of the local sum: all → the big figure; filter → what the percentage
- * gives. Local figures stay while the server has not answered the form as it is now.
+ * contact in several tags once) in place of the local sum: all and segment → the big figure; filter → what the
+ * percentage gives. Local figures stay while the server has not answered the form as it is now.
  */
 export function withSentCount(
   count: RecipientCount,
@@ -202,17 +238,21 @@ export function withSentCount(
   sent: number | undefined,
 ): RecipientCount {
   if (sent === undefined) return count;
-  return mode === 'all' ? { ...count, selected: sent, sampled: sent } : { ...count, sampled: sent };
+  return mode === 'filter' ? { ...count, sampled: sent } : { ...count, selected: sent, sampled: sent };
 }
 
-/** The Selected Recipients figures. `total` is the real contact count, undefined while unknown. */
+/**
+ * The Selected Recipients figures. `total` is the real contact count, undefined while unknown; `segmentContacts`
+ * the chosen segment's contacts, undefined while unknown (0 is shown then: the server's count replaces it).
+ */
 export function recipientCount(
   state: Pick<BroadcastFormState, 'mode' | 'tagIds' | 'percentage'>,
   total: number | undefined,
   tags: readonly Tag[],
+  segmentContacts?: number,
 ): RecipientCount {
-  if (state.mode === 'all') {
-    const audience = total ?? CONTACT_TOTAL_FALLBACK;
+  if (state.mode !== 'filter') {
+    const audience = state.mode === 'all' ? (total ?? CONTACT_TOTAL_FALLBACK) : (segmentContacts ?? 0);
     const selected = sampleSize(audience, state.percentage);
     return { selected, sampled: selected, audience };
   }

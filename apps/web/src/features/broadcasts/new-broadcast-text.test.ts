@@ -6,6 +6,7 @@ import {
   frequencyCapLine,
   retargetFromText,
   retargetLineText,
+  segmentText,
   summaryRecipients,
   summarySendingTime,
 } from './new-broadcast-text';
@@ -50,6 +51,19 @@ describe('the Summary', () => {
     expect(summaryRecipients(tagged, count, '', null)).toBe('1 tag, 50% (5)');
     expect(summaryRecipients({ ...tagged, tagIds: [7, 8] }, count, '', null)).toBe('2 tags, 50% (5)');
     expect(summaryRecipients({ ...tagged, mode: 'all' }, count, '', null)).toBe('All Contacts, 50% (5)');
+  });
+
+  it('names the chosen segment with the percentage, or that none is chosen', () => {
+    const segmentMode = { ...INITIAL_BROADCAST_FORM, mode: 'segment' as const, percentage: 40 };
+    expect(segmentText(segmentMode, undefined)).toBeNull();
+    expect(summaryRecipients(segmentMode, count, '', null, null)).toBe('No segment selected');
+    const chosen = { ...segmentMode, segmentId: 3 };
+    expect(segmentText(chosen, 'VIP readers')).toBe('Segment: VIP readers (40%)');
+    expect(segmentText(chosen, undefined)).toBe('Segment: #3 (40%)');
+    expect(summaryRecipients(chosen, count, '', null, segmentText(chosen, 'VIP readers'))).toBe(
+      'Segment: VIP readers (40%)',
+    );
+    expect(segmentText({ ...chosen, mode: 'all' }, 'VIP readers')).toBeNull();
   });
 
   it('gives the scheduled time once one is picked', () => {

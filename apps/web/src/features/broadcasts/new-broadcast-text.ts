@@ -34,16 +34,31 @@ export function retargetLineText(
 }
 
 /**
- * The Summary's Recipients: the server's count of an earlier broadcast's recipients, or the contacts or tags
- * chosen here with the percentage and what it gives.
+ * The chosen segment with the percentage, 'Segment: VIP buyers (55%)' (its id until the list names it); null
+ * outside the Segment mode or before a segment is chosen.
+ */
+export function segmentText(
+  state: Pick<BroadcastFormState, 'retarget' | 'mode' | 'segmentId' | 'percentage'>,
+  segmentName: string | undefined,
+): string | null {
+  if (state.retarget || state.mode !== 'segment' || state.segmentId === null) return null;
+  return `Segment: ${segmentName ?? `#${state.segmentId}`} (${state.percentage}%)`;
+}
+
+/**
+ * The Summary's Recipients: the server's count of an earlier broadcast's recipients, or the contacts, tags or
+ * segment chosen here with the percentage (and, for contacts and tags, what it gives). `segmentLine` is
+ * segmentText's.
  */
 export function summaryRecipients(
   state: Pick<BroadcastFormState, 'retarget' | 'mode' | 'tagIds' | 'percentage'>,
   count: RecipientCount,
   serverRecipients: string,
   retargetFrom: string | null,
+  segmentLine: string | null = null,
 ): string {
   if (state.retarget) return `${serverRecipients} ${retargetFrom ?? ''}`.trim();
+  if (state.mode === 'segment') return segmentLine ?? 'No segment selected';
   if (state.mode === 'all') return `All Contacts, ${state.percentage}% (${formatCount(count.sampled)})`;
   if (state.tagIds.length === 0) return 'No tag selected';
   const tagWord = state.tagIds.length === 1 ? 'tag' : 'tags';

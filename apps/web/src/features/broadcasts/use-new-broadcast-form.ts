@@ -39,9 +39,11 @@ import { defaultNumberId } from './send-from';
 import { useGetBroadcastTemplateMediaQuery } from './sending-api';
 import { boundVariables, templatePreviewContent } from './template-preview-content';
 import { useBroadcastEstimate } from './use-broadcast-estimate';
+import { useSegmentChoice } from './use-segment-choice';
 import {
   retargetFromText,
   retargetLineText,
+  segmentText,
   summaryRecipients,
   summarySendingTime,
 } from './new-broadcast-text';
@@ -126,8 +128,9 @@ export function useNewBroadcastForm() {
   const contacts = contactsQuery.data?.results ?? [];
   const firstContact = contactsQuery.data?.results[0] ?? null;
   const tags = tagsQuery.data;
+  const segment = useSegmentChoice(state);
   const count = withSentCount(
-    recipientCount(state, total, tags ?? []),
+    recipientCount(state, total, tags ?? [], segment.contacts),
     state.mode,
     estimateCurrent && !state.retarget ? estimate?.recipients : undefined,
   );
@@ -145,6 +148,7 @@ export function useNewBroadcastForm() {
   );
   const serverRecipients = estimate ? formatCount(estimate.recipients) : 'Counting…';
   const retargetFrom = retargetFromText(retarget, sourceQuery.data?.broadcast.name);
+  const segmentLine = segmentText(state, segment.chosen?.name);
 
   // A change clears the server's refusals: they were of the form as it was.
   function change(patch: Partial<BroadcastFormState>) {
@@ -209,6 +213,7 @@ export function useNewBroadcastForm() {
       const ofFollowUp = followUpServerErrors(nestedFieldErrors(error, 'follow_up'));
       if (
         fields.recipients ||
+        fields.segment_id ||
         fields.phone_number_id ||
         fields.spend_cap ||
         linkDestination ||
@@ -216,6 +221,7 @@ export function useNewBroadcastForm() {
       ) {
         setServerFieldErrors({
           recipients: fields.recipients,
+          segment: fields.segment_id,
           number: fields.phone_number_id,
           spendCap: fields.spend_cap,
           linkDestination,
@@ -267,6 +273,10 @@ export function useNewBroadcastForm() {
     clearRetarget,
     tags,
     tagsFailed: tagsQuery.isError,
+    /** The Segment mode's saved segments, the chosen one and its contacts. */
+    segment,
+    /** Where the recipients come from when it is not all or tagged contacts, for the confirmation. */
+    recipientsNote: retargetFrom ?? (segmentLine ? `from ${segmentLine}` : null),
     /** The real contact total; undefined while unknown. */
     total,
     count,
@@ -283,7 +293,7 @@ export function useNewBroadcastForm() {
       leaveOutUsNumbers: formState.leaveOutUsNumbers,
     },
     summary: {
-      recipients: summaryRecipients(state, count, serverRecipients, retargetFrom),
+      recipients: summaryRecipients(state, count, serverRecipients, retargetFrom, segmentLine),
       sendingTime: summarySendingTime(state),
     },
     preview: {

@@ -9,6 +9,8 @@ type ContactListArgs = {
   tagIds: number[];
   /** true: only contacts who opted out; undefined: everyone. */
   optedOut: boolean | undefined;
+  /** Only the members of this saved segment; undefined: everyone. */
+  segmentId: number | undefined;
   /** The selected account: it only keys the cache (the base query sends it as X-WABA-ID). */
   wabaId: string | null;
 };
@@ -22,9 +24,9 @@ const CHANGED = ['Contacts', 'Tags'] as const;
 /** Recipient calls. */
 export const contactsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** GET /recipient/create/: one page of contacts, optionally filtered by `search`. */
+    /** GET /recipient/create/: one page of contacts, optionally filtered by `search`, tags, opt-out and segment. */
     getContacts: build.query<ContactList, ContactListArgs>({
-      query: ({ page, pageSize, search, tagIds, optedOut }) => ({
+      query: ({ page, pageSize, search, tagIds, optedOut, segmentId }) => ({
         url: '/recipient/create/',
         params: {
           page,
@@ -32,6 +34,7 @@ export const contactsApi = api.injectEndpoints({
           ...(search ? { search } : {}),
           ...(tagIds.length ? { tag_ids: tagIds.join(',') } : {}),
           ...(optedOut === undefined ? {} : { opted_out: String(optedOut) }),
+          ...(segmentId === undefined ? {} : { segment_id: segmentId }),
         },
       }),
       providesTags: ['Contacts'],

@@ -181,21 +181,32 @@ export async function optedOutInAudience(
   accountId: number,
   source: AudienceSource,
 ): Promise<number> {
-  const ids = source.kind === 'list' ? source.contactIds : source.tagIds;
+  const selection = selectionOf(source);
   const { rows } = await pool.query<{ n: number }>(
     `select count(*)::int as n
        from contacts c
       where c.waba_account_id = $1
         and c.opted_out_at is not null
-        and ${
-          source.kind === 'list'
-            ? 'c.id = any($2::bigint[])'
-            : `($2::bigint[] is null
-               or exists (select 1 from contact_tags ct
-                           where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id
-                             and ct.tag_id = any($2::bigint[])))`
-        }`,
-    [accountId, ids],
+        and ${selection.sql}`,
+    [accountId, selection.ids],
   );
   return rows[0]!.n;
+}
+
+/** The audience's selection before opt-outs (and the US leave-out), as a condition over `c` and its $2. */
+function selectionOf(source: AudienceSource): { sql: string; ids: number[] | null } {
+  switch (source.kind) {
+    case 'list':
+      return { sql: 'c.id = any($2::bigint[])', ids: source.contactIds };
+    case 'tags':
+      return {
+        sql: `($2::bigint[] is null
+               or exists (select 1 from contact_tags ct
+                           where ct.waba_account_id = c.waba_account_id and ct.contact_id = c.id
+                             and ct.tag_id = any($2::bigint[])))`,
+        ids: source.tagIds,
+      };
+    case 'segment':
+      return { sql: `$2::bigint[] is null and ${source.where}`, ids: null };
+  }
 }

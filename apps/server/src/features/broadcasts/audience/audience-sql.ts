@@ -37,13 +37,38 @@ export const LIST_AUDIENCE_SQL = `
      and c.id = any($2::bigint[])
      and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
 
-/** Who a broadcast reaches: everyone or tagged contacts (sampled at the start), or a list frozen at creation. */
-export type AudienceSource =
-  { kind: 'tags'; tagIds: number[] | null } | { kind: 'list'; contactIds: number[] };
+/**
+ * A segment's audience (decision 100), with the same parameters ($2 unused, null): the segment's condition
+ * (segmentWhereSql over `c`, its values written in) over the account's contacts who did not opt out.
+ */
+function segmentAudienceSql(where: string): string {
+  return `
+  select c.id, c.whatsapp_number
+    from contacts c
+   where c.waba_account_id = $1
+     and c.opted_out_at is null
+     and $2::bigint[] is null
+     and ${where}
+     and not (coalesce($3::boolean, false) and ${usNumberSql('c.whatsapp_number')})`;
+}
 
-/** The audience's SQL and its $2 (both texts take $1 account id, $2 tag or contact ids, $3 leave out US). */
+/**
+ * Who a broadcast reaches: everyone or tagged contacts (sampled at the start), a list frozen at creation, or a
+ * segment's members when it starts (`where`: its condition over `c`).
+ */
+export type AudienceSource =
+  | { kind: 'tags'; tagIds: number[] | null }
+  | { kind: 'list'; contactIds: number[] }
+  | { kind: 'segment'; where: string };
+
+/** The audience's SQL and its $2 (every text takes $1 account id, $2 tag or contact ids, $3 leave out US). */
 export function audienceQuery(source: AudienceSource): { sql: string; ids: number[] | null } {
-  return source.kind === 'list'
-    ? { sql: LIST_AUDIENCE_SQL, ids: source.contactIds }
-    : { sql: AUDIENCE_SQL, ids: source.tagIds };
+  switch (source.kind) {
+    case 'list':
+      return { sql: LIST_AUDIENCE_SQL, ids: source.contactIds };
+    case 'tags':
+      return { sql: AUDIENCE_SQL, ids: source.tagIds };
+    case 'segment':
+      return { sql: segmentAudienceSql(source.where), ids: null };
+  }
 }

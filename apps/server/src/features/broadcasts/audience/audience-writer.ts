@@ -1,10 +1,11 @@
-import type { FollowUpUnless } from '@herald/contracts';
+import type { FollowUpUnless, SegmentDefinition } from '@herald/contracts';
 import type { Pool } from '../../../db/pool';
 import { withTransaction } from '../../../db/transaction';
 import { audienceQuery } from './audience-sql';
 import type { EngineLog } from '../sending/engine-log';
 import { followUpContactIds, PARENT_DONE_SQL } from '../follow-ups';
 import { insertAudience, insertAudienceSlice } from '../message-rows';
+import { segmentWhereSql } from '../../segments/index';
 
 /** Message rows written when a broadcast starts, in the starting transaction: the first seconds of sending. */
 export const FIRST_ROWS = 1_000;
@@ -35,6 +36,8 @@ export async function startNextDueBroadcast(
         contact_ids?: number[];
         percentage: number;
         leave_out_us?: boolean;
+        /** A segment's rules, kept at creation (decision 100): its members are chosen now, by them. */
+        definition?: SegmentDefinition;
       };
       follow_up_of: number | null;
       follow_up_unless: FollowUpUnless | null;
@@ -62,7 +65,9 @@ export async function startNextDueBroadcast(
     const audience = audienceQuery(
       contactIds
         ? { kind: 'list', contactIds }
-        : { kind: 'tags', tagIds: broadcast.audience.tag_ids ?? null },
+        : broadcast.audience.type === 'segment'
+          ? { kind: 'segment', where: segmentWhereSql(broadcast.audience.definition!, 'c') }
+          : { kind: 'tags', tagIds: broadcast.audience.tag_ids ?? null },
     );
     const total = await insertAudience(client, audience.sql, [
       broadcast.waba_account_id,

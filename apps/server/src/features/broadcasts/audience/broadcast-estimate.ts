@@ -3,7 +3,9 @@ import {
   numberSendability,
   RECIPIENTS_REQUIRED,
   sampleSize,
+  segmentDescription,
   type BroadcastEstimateRequest,
+  type SegmentDefinition,
   type BroadcastEstimateResponse,
 } from '@herald/contracts';
 import type { Pool } from '../../../db/pool';
@@ -14,6 +16,7 @@ import { audienceByPrefix, cappedInAudience, optedOutInAudience, reachedInAudien
 import type { AudienceSource } from './audience-sql';
 import { readMessagingLimit } from '../sending/messaging-limit';
 import { retargetContactIds } from './retarget-audience';
+import { checkDefinition, findSegment, segmentNames, segmentWhereSql } from '../../segments/index';
 
 /**
  * The number a broadcast sends from: the one named by Meta's id, or the account's first. Another account's
@@ -98,6 +101,39 @@ export async function audienceTags(
   return tagIds;
 }
 
+const SEGMENT_WITH_LIST =
+  'A segment cannot be combined with an earlier broadcast’s recipients: choose one or the other';
+
+/** A segment as a broadcast keeps it: its rules and their words as they are when the broadcast is created. */
+export interface SegmentSnapshot {
+  id: number;
+  name: string;
+  definition: SegmentDefinition;
+  rules: string[];
+}
+
+async function segmentSnapshot(pool: Pool, accountId: number, id: number): Promise<SegmentSnapshot> {
+  const segment = await findSegment(pool, accountId, id);
+  if (!segment)
+    throw HttpError.field(400, 'recipients.segment_id', 'This segment does not exist in this account');
+  // Rules naming a tag, column or broadcast deleted since the segment was saved are refused, not half-applied.
+  await checkDefinition(pool, accountId, segment.definition, 'definition').catch((error: unknown) => {
+    if (!(error instanceof HttpError)) throw error;
+    throw HttpError.field(
+      400,
+      'recipients.segment_id',
+      `The segment ${segment.name} no longer applies: ${error.message}. Edit it under Customers → Segments.`,
+    );
+  });
+  const names = await segmentNames(pool, accountId, [segment.definition]);
+  return {
+    id: segment.id,
+    name: segment.name,
+    definition: segment.definition,
+    rules: segmentDescription(segment.definition, names),
+  };
+}
+
 /**
  * The request's audience: all or tagged contacts with the percentage (sampled when the broadcast starts), or a
  * retarget list resolved now and sent whole; with both, the list narrowed by the tags and sampled now
@@ -107,9 +143,18 @@ export async function requestAudience(
   pool: Pool,
   waba: OwnedWaba,
   request: Pick<BroadcastEstimateRequest, 'recipients' | 'audience'>,
-): Promise<{ source: AudienceSource; percentage: number }> {
+): Promise<{ source: AudienceSource; percentage: number; segment?: SegmentSnapshot }> {
   const { recipients, audience } = request;
   if (!recipients && !audience) throw HttpError.field(400, 'recipients', RECIPIENTS_REQUIRED);
+  if (recipients?.type === 'segment') {
+    if (audience) throw HttpError.field(400, 'recipients', SEGMENT_WITH_LIST);
+    const segment = await segmentSnapshot(pool, waba.id, recipients.segment_id);
+    return {
+      source: { kind: 'segment', where: segmentWhereSql(segment.definition, 'c') },
+      percentage: recipients.percentage,
+      segment,
+    };
+  }
   const tagIds = recipients ? await audienceTags(pool, waba, recipients) : null;
   if (audience) {
     const narrow = { tagIds, percentage: recipients?.percentage ?? 100 };

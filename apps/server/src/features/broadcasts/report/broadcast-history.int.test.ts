@@ -523,6 +523,7 @@ describe('a scheduled broadcast’s report', () => {
         leave_out_us: true,
         from_broadcast_id: null,
         recipients: 42,
+        segment: null,
       },
       spend_cap: null,
       link_destination: null,

@@ -3,7 +3,10 @@ import type { Pool } from '../../../db/pool';
 import { HttpError } from '../../../http-error';
 import type { OwnedWaba } from '../../../owned-waba';
 
-/** The audience as stored on the broadcast: all or tags (sampled when it starts), or a list frozen at creation. */
+/**
+ * The audience as stored on the broadcast: all, tags or a segment (chosen when it starts), or a list frozen at
+ * creation.
+ */
 type StoredAudience = {
   type?: string;
   tag_ids?: number[] | null;
@@ -11,6 +14,10 @@ type StoredAudience = {
   leave_out_us?: boolean;
   /** A list: the earlier broadcast it was taken from. */
   from_broadcast_id?: number;
+  /** A segment: which, and its rules in words as they were at creation. */
+  segment_id?: number;
+  segment_name?: string;
+  rules?: string[];
 };
 
 /**
@@ -44,7 +51,8 @@ export async function findReportedBroadcast(pool: Pool, waba: OwnedWaba, id: num
   const found = rows[0];
   if (!found) throw HttpError.field(404, 'id', 'Broadcast not found');
   const stored = found.audience;
-  const type = stored.type === 'all' || stored.type === 'filtered' ? stored.type : 'list';
+  const type =
+    stored.type === 'all' || stored.type === 'filtered' || stored.type === 'segment' ? stored.type : 'list';
   const audience: BroadcastAudienceSummary = {
     type,
     tags: type === 'filtered' ? found.tags : [],
@@ -52,6 +60,10 @@ export async function findReportedBroadcast(pool: Pool, waba: OwnedWaba, id: num
     leave_out_us: stored.leave_out_us ?? false,
     from_broadcast_id: type === 'list' ? (stored.from_broadcast_id ?? null) : null,
     recipients: found.total_recipients,
+    segment:
+      type === 'segment'
+        ? { id: stored.segment_id!, name: stored.segment_name!, rules: stored.rules ?? [] }
+        : null,
   };
   return {
     id: found.id,

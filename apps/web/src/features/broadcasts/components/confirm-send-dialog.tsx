@@ -9,7 +9,10 @@ type ConfirmSendDialogProps = {
   templateName: string;
   /** The server's estimate of the recipients (what create will count); null while it is still asked. */
   recipients: number | null;
-  /** Where they come from when it is not all or tagged contacts: 'from broadcast "Spring Sale" (Not read)'. */
+  /**
+   * Where they come from when it is not all or tagged contacts: 'from broadcast "Spring Sale" (Not read)', or
+   * 'from Segment: VIP buyers (55%)'.
+   */
   recipientsNote?: string;
   /** Null: send now. */
   scheduledAt: Date | null;

@@ -34,7 +34,7 @@ type NewBroadcastDialogsProps = {
     | 'chosenTemplate'
     | 'followUp'
     | 'limit'
-    | 'retargetFrom'
+    | 'recipientsNote'
     | 'phoneNumberId'
     | 'fromNumber'
     | 'contacts'
@@ -56,7 +56,7 @@ export function NewBroadcastDialogs({ form }: NewBroadcastDialogsProps) {
         <ConfirmSendDialog
           templateName={chosenTemplate?.template_name ?? ''}
           recipients={form.limit.estimate?.recipients ?? null}
-          recipientsNote={form.retargetFrom ?? undefined}
+          recipientsNote={form.recipientsNote ?? undefined}
           followUp={form.followUp.confirmLine}
           scheduledAt={state.scheduled ? state.scheduledAt : null}
           onConfirm={() => void form.send()}

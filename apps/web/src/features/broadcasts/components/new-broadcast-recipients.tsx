@@ -1,4 +1,5 @@
 import { FormAlert } from '../../../components/form-alert';
+import { audienceChosen } from '../broadcast-form';
 import type { NewBroadcastForm } from '../use-new-broadcast-form';
 import { MessagingLimitNotice } from './messaging-limit-notice';
 import { RecipientsSection, RetargetRecipients } from './recipients-section';
@@ -20,6 +21,7 @@ type NewBroadcastRecipientsProps = {
     | 'clearRetarget'
     | 'tags'
     | 'tagsFailed'
+    | 'segment'
     | 'total'
     | 'count'
     | 'leftOut'
@@ -28,8 +30,8 @@ type NewBroadcastRecipientsProps = {
 };
 
 /**
- * New broadcast's recipients: an earlier broadcast's (from a report's link) or all or tagged contacts with the
- * percentage, each with the messaging limit against them once there is an audience to hold it against.
+ * New broadcast's recipients: an earlier broadcast's (from a report's link) or all, tagged or a segment's
+ * contacts with the percentage, each with the messaging limit against them once there is an audience to hold it against.
  */
 export function NewBroadcastRecipients({ form }: NewBroadcastRecipientsProps) {
   const { state, change, errors, limit } = form;
@@ -68,16 +70,25 @@ export function NewBroadcastRecipients({ form }: NewBroadcastRecipientsProps) {
             tagsFailed={form.tagsFailed}
             total={form.total}
             error={errors.tags}
+            segment={{
+              segmentId: state.segmentId,
+              onSegmentId: (segmentId) => change({ segmentId }),
+              segments: form.segment.segments,
+              failed: form.segment.failed,
+              error: errors.segment,
+            }}
           />
           <SelectedRecipientsSection
             mode={state.mode}
             count={form.count}
-            estimated={form.total === undefined}
+            estimated={
+              state.mode === 'segment' ? form.segment.contacts === undefined : form.total === undefined
+            }
             percentage={state.percentage}
             onPercentage={(percentage) => change({ percentage })}
             leftOut={form.leftOut}
           >
-            {state.mode === 'all' || state.tagIds.length > 0 ? limitNotice : null}
+            {audienceChosen(state) ? limitNotice : null}
           </SelectedRecipientsSection>
         </>
       )}

@@ -5,6 +5,7 @@ import { SearchIcon } from '../../../components/icons';
 import type { RecipientMode } from '../broadcast-form';
 import { formatCount } from '../format';
 import { FieldError, SectionCard, inputClass } from './section-card';
+import { SegmentPicker, type SegmentPickerProps } from './segment-picker';
 
 type RecipientsSectionProps = {
   mode: RecipientMode;
@@ -17,11 +18,14 @@ type RecipientsSectionProps = {
   /** The real contact total; undefined while unknown. */
   total: number | undefined;
   error?: string;
+  /** The Segment mode's select. */
+  segment: SegmentPickerProps;
 };
 
 const MODES: ReadonlyArray<{ mode: RecipientMode; label: string }> = [
   { mode: 'all', label: 'All Contacts' },
   { mode: 'filter', label: 'Filter by Tags' },
+  { mode: 'segment', label: 'Segment' },
 ];
 
 type RetargetRecipientsProps = {
@@ -63,7 +67,10 @@ export function RetargetRecipients({ line, failed, onClear, children }: Retarget
   );
 }
 
-/** New broadcast: the 'All Contacts' and 'Filter by Tags' tabs, with the tag search and list. */
+/**
+ * New broadcast: the 'All Contacts', 'Filter by Tags' and 'Segment' tabs, with the tag search and list or the
+ * saved segments.
+ */
 export function RecipientsSection(props: RecipientsSectionProps) {
   const { mode, onMode } = props;
   const id = useId();
@@ -72,7 +79,8 @@ export function RecipientsSection(props: RecipientsSectionProps) {
   function handleKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
     event.preventDefault();
-    const next = mode === 'all' ? 1 : 0;
+    const at = MODES.findIndex((option) => option.mode === mode);
+    const next = (at + (event.key === 'ArrowRight' ? 1 : MODES.length - 1)) % MODES.length;
     onMode(MODES[next]!.mode);
     tabs.current[next]?.focus();
   }
@@ -80,7 +88,7 @@ export function RecipientsSection(props: RecipientsSectionProps) {
   return (
     <SectionCard
       title="Recipients"
-      description="Send to every contact, or to the contacts carrying chosen tags."
+      description="Send to every contact, to the contacts carrying chosen tags, or to a saved segment."
     >
       <div role="tablist" aria-label="Recipients" className="flex gap-1 rounded-lg bg-slate-100 p-1">
         {MODES.map((option, i) => (
@@ -114,6 +122,8 @@ export function RecipientsSection(props: RecipientsSectionProps) {
               ? 'Every contact of this account receives the broadcast.'
               : `All ${formatCount(props.total)} contacts of this account, except those who opted out.`}
           </p>
+        ) : mode === 'segment' ? (
+          <SegmentPicker {...props.segment} />
         ) : (
           <TagFilter {...props} />
         )}

@@ -9,7 +9,10 @@ import { SectionCard } from './section-card';
 type SelectedRecipientsSectionProps = {
   mode: RecipientMode;
   count: RecipientCount;
-  /** Whether the contact total is the spec's fallback rather than the real count. */
+  /**
+   * Whether the contact total is the spec's fallback rather than the real count; in the Segment mode, whether the
+   * segment's contacts are not known yet.
+   */
   estimated: boolean;
   percentage: number;
   onPercentage: (percentage: number) => void;
@@ -43,7 +46,11 @@ export function SelectedRecipientsSection({
           <p className="mt-1 text-sm text-slate-500">
             {mode === 'all'
               ? `${percentage}% of ${estimated ? 'about ' : ''}${formatCount(count.audience)} contacts`
-              : 'contacts in the selected tags'}
+              : mode === 'segment'
+                ? estimated
+                  ? `${percentage}% of the segment’s contacts`
+                  : `${percentage}% of ${formatCount(count.audience)} contacts in the segment`
+                : 'contacts in the selected tags'}
           </p>
         </div>
         {mode === 'filter' ? (

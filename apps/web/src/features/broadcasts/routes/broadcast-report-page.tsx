@@ -12,7 +12,7 @@ import { saveDownload } from '../../../lib/save-download';
 import { broadcastsApi, useGetBroadcastReportQuery } from '../api';
 import { BroadcastCost } from '../components/broadcast-cost';
 import { FailureReasons } from '../components/failure-reasons';
-import { ReportAudience } from '../components/report-audience';
+import { ReportAudience, ReportSegment } from '../components/report-audience';
 import { NO_FILTER, ReportFilters, reportEmptyText, type ReportFilter } from '../components/report-filters';
 import { ReportRates } from '../components/report-rates';
 import { ReportRecipientsTable } from '../components/report-recipients-table';
@@ -108,6 +108,8 @@ export function BroadcastReportPage() {
           scheduled={currentData.broadcast.scheduled}
           audience={currentData.broadcast.audience}
         />
+      ) : currentData ? (
+        <ReportSegment audience={currentData.broadcast.audience} />
       ) : null}
       {currentData ? <FailureReasons reasons={currentData.failure_reasons} /> : null}
       <ReportFilters filter={filter} onChange={choose} report={currentData} total={total} clicks={clicks} />

@@ -5,6 +5,7 @@ import type {
   BroadcastTotals,
   Contact,
   PhoneNumber,
+  Segment,
   Tag,
   TemplateDetail,
   TemplateListItem,
@@ -178,3 +179,34 @@ export function estimateAnswer(
     ...overrides,
   };
 }
+
+/** A saved segment, its rules said in two lines. */
+export function segment(id: number, overrides: Partial<Segment> = {}): Segment {
+  return {
+    id,
+    name: `Segment ${id}`,
+    definition: {
+      match: 'all',
+      groups: [
+        { match: 'any', rules: [{ kind: 'tags', match: 'any', tag_ids: [7] }] },
+        { match: 'all', rules: [{ kind: 'engagement', event: 'read', did: true, within_days: 30 }] },
+      ],
+    },
+    description: ['Tags: any of “VIP”', 'AND Read a broadcast in the last 30 days'],
+    created_at: '2026-01-10T09:00:00.000Z',
+    updated_at: '2026-01-10T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const segments: Segment[] = [
+  segment(3, { name: 'VIP readers' }),
+  segment(5, {
+    name: 'Lapsed',
+    description: ['Never read a broadcast'],
+    definition: {
+      match: 'all',
+      groups: [{ match: 'all', rules: [{ kind: 'engagement', event: 'read', did: false }] }],
+    },
+  }),
+];

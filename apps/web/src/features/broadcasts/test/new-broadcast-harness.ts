@@ -6,6 +6,8 @@ import type {
   Contact,
   LinkSettingsResponse,
   PhoneNumber,
+  Segment,
+  SegmentCountResponse,
   TemplateDetail,
 } from '@herald/contracts';
 import { renderRoute } from '../../../test/render-with-store';
@@ -43,6 +45,10 @@ export type ServerOptions = {
   media?: () => Response;
   /** GET /broadcast/links/; 404 (a server before tracked links) when not given. */
   links?: LinkSettingsResponse;
+  /** GET /segments/; 404 when not given. */
+  segments?: Segment[];
+  /** POST /segments/count/ (with `segments`); 200 matching, 190 reachable by default. */
+  segmentCount?: SegmentCountResponse;
 };
 
 export const connected = phoneNumber('1001', { display_phone_number: '+1 555-0101' });
@@ -59,6 +65,8 @@ export function newBroadcastCalls({
   template = summerSale,
   media,
   links,
+  segments,
+  segmentCount = { matching: 200, reachable: 190 },
 }: ServerOptions = {}): FetchHandler {
   return async (request) => {
     const path = pathOf(request);
@@ -70,6 +78,8 @@ export function newBroadcastCalls({
     if (path === '/broadcast/estimate/' && request.method === 'POST')
       return json(await estimate((await request.json()) as BroadcastEstimateRequest));
     if (path === '/broadcast/links/' && links) return json(links);
+    if (path === '/segments/' && segments) return json({ results: segments });
+    if (path === '/segments/count/' && request.method === 'POST' && segments) return json(segmentCount);
     if (path === '/meta/phone/whatsapp/') return json({ data: numbers });
     if (path === '/broadcast/create/') return json(listPage([]));
     if (path === '/meta/templates/') {

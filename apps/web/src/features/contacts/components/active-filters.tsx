@@ -4,8 +4,11 @@ type ActiveFiltersProps = {
   /** The tags filtered by (any of them), by id and name. */
   tags: ReadonlyArray<{ id: number; name: string }>;
   optedOut: boolean;
+  /** The saved segment filtered by, if any. */
+  segment: { id: number; name: string } | null;
   onRemoveTag: (id: number) => void;
   onRemoveOptedOut: () => void;
+  onRemoveSegment: () => void;
   onClearAll: () => void;
 };
 
@@ -16,14 +19,29 @@ const chipClass =
 export function ActiveFilters({
   tags,
   optedOut,
+  segment,
   onRemoveTag,
   onRemoveOptedOut,
+  onRemoveSegment,
   onClearAll,
 }: ActiveFiltersProps) {
-  if (!tags.length && !optedOut) return null;
+  if (!tags.length && !optedOut && !segment) return null;
   return (
     <section aria-label="Active filters" className="mb-3 flex flex-wrap items-center gap-2 text-sm">
       <span className="text-slate-600">Showing only:</span>
+      {segment ? (
+        <span className={chipClass}>
+          {`Segment: ${segment.name}`}
+          <button
+            type="button"
+            aria-label={`Remove filter Segment: ${segment.name}`}
+            className="rounded-full p-0.5 hover:bg-slate-600"
+            onClick={onRemoveSegment}
+          >
+            <CloseIcon width={12} height={12} />
+          </button>
+        </span>
+      ) : null}
       {tags.map((tag) => (
         <span key={tag.id} className={chipClass}>
           {`Tag: ${tag.name}`}

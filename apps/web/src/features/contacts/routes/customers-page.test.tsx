@@ -55,6 +55,8 @@ function contactsServer(
     if (pathOf(request) === '/recipient/tags/') return json([{ id: 7, name: 'VIP', count: 12 }]);
     // The contact form's columns: the base ones and one custom column an import made.
     if (pathOf(request) === '/recipient/cols') return json([...CONTACT_BASE_COLUMNS, 'loyalty_tier']);
+    // The Segment filter's choices: a read, not one of this test's writes.
+    if (pathOf(request) === '/segments/') return json({ results: [] });
     // The header's Customers badge: a read, not one of this test's writes.
     if (pathOf(request) === '/dashboard/header')
       return json({ contacts: contacts.length, events: [], unread: 0 });

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { CONTACT_PAGE_SIZES, DEFAULT_CONTACT_PAGE_SIZE, phoneNumberCountry } from '@herald/contracts';
 import type { Contact, Tag } from '@herald/contracts';
 import { primaryButtonClass, secondaryButtonClass } from '../../../components/button-classes';
@@ -7,6 +8,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { errorText } from '../../../lib/error-text';
 import { useDebouncedCallback } from '../../../lib/use-debounced-callback';
+import { useListSegmentsQuery } from '../../../lib/segments-api';
 import { useGetContactsQuery, useGetTagsQuery } from '../api';
 import { ContactFormDialog } from '../components/contact-form-dialog';
 import { ContactsPagination, pageCount } from '../components/contacts-pagination';
@@ -18,6 +20,7 @@ import { ActiveFilters } from '../components/active-filters';
 import { BulkTagBar } from '../components/bulk-tag-bar';
 import { DeleteTagDialog } from '../components/delete-tag-dialog';
 import { RenameTagDialog } from '../components/rename-tag-dialog';
+import { SegmentFilter, segmentIdOf } from '../components/segment-filter';
 
 /** How long typing must pause before the search is sent. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -36,8 +39,9 @@ type TagFilter = { id: number; name: string };
 /**
  * Contacts: search, page size, paging, the table, add/edit/delete and CSV import. The
  * list reloads when the page, page size or search changes; a new search or page size starts at page 1.
- * Filters by tags and opt-out (from page 1 too), checked rows tagged in bulk, tags renamed and
- * deleted. The checked rows are those of the page in view: any change of page or filter unchecks them.
+ * Filters by tags, opt-out and a saved segment (from page 1 too), checked rows tagged in bulk, tags renamed and
+ * deleted. The segment is in the address (`?segment=5`), so a segment's "View customers" link opens the list
+ * filtered. The checked rows are those of the page in view: any change of page or filter unchecks them.
  */
 export function CustomersPage() {
   const account = useAppSelector((state) => state.waba.selectedWabaAccount);
@@ -53,6 +57,8 @@ export function CustomersPage() {
   const [optedOut, setOptedOut] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const segmentId = segmentIdOf(searchParams.get('segment'));
 
   // The page and the selection follow every change of what is listed.
   function showPage(next: number) {
@@ -61,6 +67,19 @@ export function CustomersPage() {
   }
   function filterTags(next: TagFilter[]) {
     setTagFilter(next);
+    showPage(1);
+  }
+  function filterSegment(id: number | undefined) {
+    // Replaced, not pushed: Back leaves the page rather than stepping through filters, as with the others.
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id === undefined) next.delete('segment');
+        else next.set('segment', String(id));
+        return next;
+      },
+      { replace: true },
+    );
     showPage(1);
   }
   function toggleTag(tag: TagFilter) {
@@ -84,11 +103,14 @@ export function CustomersPage() {
       search,
       tagIds: tagFilter.map((tag) => tag.id),
       optedOut: optedOut ? true : undefined,
+      segmentId,
       wabaId,
     },
     { refetchOnMountOrArgChange: true },
   );
   const { data: tags } = useGetTagsQuery(wabaId);
+  const { data: segments } = useListSegmentsQuery();
+  const segmentName = segments?.find((segment) => segment.id === segmentId)?.name;
 
   const count = currentData?.count;
   // Deleting the last row of the last page leaves the page past the end: step back to the new last page.
@@ -149,6 +171,7 @@ export function CustomersPage() {
           />
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+          <SegmentFilter segments={segments} segmentId={segmentId} onChange={filterSegment} />
           <label className="mr-3 inline-flex items-center gap-2">
             <input
               type="checkbox"
@@ -188,13 +211,16 @@ export function CustomersPage() {
           name: tags?.find((tag) => tag.id === t.id)?.name ?? t.name,
         }))}
         optedOut={optedOut}
+        segment={segmentId === undefined ? null : { id: segmentId, name: segmentName ?? `#${segmentId}` }}
         onRemoveTag={(id) => filterTags(tagFilter.filter((tag) => tag.id !== id))}
         onRemoveOptedOut={() => {
           setOptedOut(false);
           showPage(1);
         }}
+        onRemoveSegment={() => filterSegment(undefined)}
         onClearAll={() => {
           setOptedOut(false);
+          filterSegment(undefined);
           filterTags([]);
         }}
       />
@@ -210,7 +236,7 @@ export function CustomersPage() {
         emptyText={
           search
             ? `No contacts match "${search}".`
-            : tagFilter.length || optedOut
+            : tagFilter.length || optedOut || segmentId !== undefined
               ? 'No contacts match these filters.'
               : 'No contacts yet. Add one or import a CSV file.'
         }
