@@ -19,7 +19,7 @@ import {
   categoryAt,
   estimateAudience,
   estimateBroadcast,
-  findTemplate,
+  findSendableTemplate,
   requestAudience,
   sendingNumber,
 } from './audience/broadcast-estimate';
@@ -54,14 +54,7 @@ export class BroadcastsService {
     const now = this.deps.now?.() ?? Date.now();
     const stop = await this.deps.sendingStop?.(waba.id);
     if (stop) throw HttpError.field(409, 'waba', stop);
-    const template = await findTemplate(pool, waba, request.template_id);
-    if (template.status !== 'APPROVED') {
-      throw HttpError.field(
-        400,
-        'template_id',
-        `Template ${template.name} is ${template.status}: only approved templates can be sent`,
-      );
-    }
+    const template = await findSendableTemplate(pool, waba, request.template_id, 'template_id');
     const linkButton = this.deps.trackedLinkPrefix
       ? trackedButtonIndex(template.components ?? [], this.deps.trackedLinkPrefix)
       : null;

@@ -3,7 +3,7 @@ import type { PoolClient } from 'pg';
 import type { Pool } from '../../db/pool';
 import { HttpError } from '../../http-error';
 import type { OwnedWaba } from '../../owned-waba';
-import { findTemplate } from './audience/broadcast-estimate';
+import { findSendableTemplate } from './audience/broadcast-estimate';
 
 /**
  * Follow-ups (decision 099): a broadcast created with its parent, scheduled `after_hours` after the parent's
@@ -27,18 +27,13 @@ export async function followUpTemplate(
   parentHasLink: boolean,
   trackedLinkPrefix: string | undefined,
 ) {
-  const template = await findTemplate(pool, waba, followUp.template_id).catch((error: unknown) => {
-    if (error instanceof HttpError)
-      throw HttpError.field(400, 'follow_up.template_id', 'Choose the follow-up’s template');
-    throw error;
-  });
-  if (template.status !== 'APPROVED') {
-    throw HttpError.field(
-      400,
-      'follow_up.template_id',
-      `Template ${template.name} is ${template.status}: only approved templates can be sent`,
-    );
-  }
+  const template = await findSendableTemplate(
+    pool,
+    waba,
+    followUp.template_id,
+    'follow_up.template_id',
+    'Choose the follow-up’s template',
+  );
   if (trackedLinkPrefix && trackedButtonIndex(template.components ?? [], trackedLinkPrefix) !== null) {
     throw HttpError.field(
       400,

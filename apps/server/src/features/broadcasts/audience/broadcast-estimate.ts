@@ -70,6 +70,30 @@ export async function findTemplate(pool: Pool, waba: OwnedWaba, templateId: numb
 }
 
 /**
+ * A template a broadcast can send: the account's (`missing` when not) and approved, refused naming `field`
+ * (the broadcast's `template_id` or its follow-up's).
+ */
+export async function findSendableTemplate(
+  pool: Pool,
+  waba: OwnedWaba,
+  templateId: number,
+  field: string,
+  missing: string = BROADCAST_MESSAGES.templateRequired,
+) {
+  const template = await findTemplate(pool, waba, templateId).catch((error: unknown) => {
+    throw error instanceof HttpError ? HttpError.field(400, field, missing) : error;
+  });
+  if (template.status !== 'APPROVED') {
+    throw HttpError.field(
+      400,
+      field,
+      `Template ${template.name} is ${template.status}: only approved templates can be sent`,
+    );
+  }
+  return template;
+}
+
+/**
  * The category a broadcast of `template` starting at `start` is sent in: the one Meta announced
  * (template_category_update) when the broadcast starts at or after its date (or Meta gave none), else the
  * current one. The estimate's price and the US marketing rule follow it, as the sender's routing will.
