@@ -7,6 +7,7 @@ import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
+import { newBroadcastSettled, sandboxSent } from './support/new-broadcast';
 import {
   apiLogin,
   createApprovedTemplate,
@@ -36,26 +37,6 @@ async function api<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-const sentOf = async (template: string) =>
-  (
-    (await (
-      await fetch(`${stack.sandboxUrl}/__sandbox/messages?phone_number_id=${phoneNumberId}`)
-    ).json()) as { data: Array<{ to: string; template?: { name: string } }> }
-  ).data.filter((m) => m.template?.name === template);
-
-/** New broadcast has answered the audience's limit, cost and cap: the lines they add move the buttons. */
-async function formSettled(): Promise<void> {
-  await page
-    .getByText(/left in your 24-hour limit/)
-    .first()
-    .waitFor({ timeout: 20_000 });
-  await page
-    .getByText(/^Estimated cost:/)
-    .first()
-    .waitFor({ timeout: 20_000 });
-  await page.getByTestId('frequency-cap-line').waitFor({ timeout: 20_000 });
-}
-
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   stack = await sharedStack({ SANDBOX_REVIEW_DELAY_MS: '300' });
@@ -83,7 +64,7 @@ beforeAll(async () => {
   });
   // Sent before the browser opens: everyone has had one marketing message.
   const deadline = Date.now() + 30_000;
-  while ((await sentOf('spring_offer')).length < 3) {
+  while ((await sandboxSent(stack, phoneNumberId, 'spring_offer')).length < 3) {
     if (Date.now() > deadline) throw new Error('the first offer was not sent in time');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -119,7 +100,7 @@ describe('the frequency cap and a follow-up, in Chromium', () => {
       .selectOption({ label: 'spring_offer (en_US)' });
     await page.getByRole('checkbox', { name: 'Regulars' }).check();
     await page.getByRole('slider', { name: 'Percentage of recipients' }).fill('100');
-    await formSettled();
+    await newBroadcastSettled(page, { frequencyCap: true });
     await expect
       .poll(() => page.getByTestId('frequency-cap-line').innerText())
       .toBe(
@@ -178,6 +159,6 @@ describe('the frequency cap and a follow-up, in Chromium', () => {
     expect(await filters.getByRole('button', { name: /^Failed/ }).innerText()).toBe('Failed · 0');
     await page.screenshot({ path: `${SHOTS}/cap-report.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
-    expect((await sentOf('spring_offer')).length).toBe(3);
+    expect((await sandboxSent(stack, phoneNumberId, 'spring_offer')).length).toBe(3);
   });
 });

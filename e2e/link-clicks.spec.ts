@@ -8,6 +8,7 @@ import { recordBrowserTrouble, signInViaUi } from './support/session';
 import { sharedStack } from './support/shared-stack';
 import type { StackView } from './support/stack';
 import { closeAfterAll, printCluesOnFailure } from './support/spec-hooks';
+import { newBroadcastSettled } from './support/new-broadcast';
 import { apiLogin, createApprovedTemplate, importContacts, signUpViaApi } from '../test-support/business';
 
 // In Chromium: a marketing broadcast whose template has a tracked link button. New broadcast asks where the link
@@ -52,21 +53,6 @@ const sentBy = async (template: string) =>
   (await sandbox<{ data: Logged[] }>(`/__sandbox/messages?phone_number_id=${phoneNumberId}`)).data.filter(
     (m) => m.template?.name === template,
   );
-
-/**
- * New broadcast has answered the audience's limit and cost: the lines they add above the buttons move them, so a
- * click before then (a loaded machine answers in seconds) can land where the button was.
- */
-async function formSettled(page: Page): Promise<void> {
-  await page
-    .getByText(/left in your 24-hour limit/)
-    .first()
-    .waitFor({ timeout: 20_000 });
-  await page
-    .getByText(/^Estimated cost:/)
-    .first()
-    .waitFor({ timeout: 20_000 });
-}
 
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
@@ -123,7 +109,7 @@ describe('who clicked, in Chromium', () => {
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByText('Enter where the tracked link leads').first().waitFor();
     await field.fill(destination);
-    await formSettled(page);
+    await newBroadcastSettled(page);
     await page.screenshot({ path: `${SHOTS}/clicks-new-broadcast.png`, fullPage: true });
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
@@ -194,7 +180,7 @@ describe('who clicked, in Chromium', () => {
     await page
       .getByRole('combobox', { name: 'Message Template' })
       .selectOption({ label: 'second_chance (en_US)' });
-    await formSettled(page);
+    await newBroadcastSettled(page);
     await page.getByRole('button', { name: 'Send Broadcast' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send Broadcast' }).click();
     await page.waitForURL(`${stack.url}/broadcast`);

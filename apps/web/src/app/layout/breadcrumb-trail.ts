@@ -26,6 +26,8 @@ export function breadcrumbTrail(pathname: string, names: { template?: string } =
   if (first === 'templates' && second) return [TEMPLATES, { label: names.template || 'Template' }];
   if (first === 'broadcast' && second === 'new') return [BROADCASTS, { label: 'New Broadcast' }];
   if (first === 'broadcast' && second) return [BROADCASTS, { label: 'Delivery Report' }];
+  if (first === 'customers' && second === 'segments')
+    return [{ label: 'Customers', to: '/customers' }, { label: 'Segments' }];
   const screen = SCREENS[first];
   return screen ? [{ label: screen }] : [];
 }

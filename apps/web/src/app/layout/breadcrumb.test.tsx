@@ -16,6 +16,7 @@ describe('breadcrumbTrail (screens by name, not path segments)', () => {
     const labels = (path: string, names = {}) => breadcrumbTrail(path, names).map((c) => c.label);
     expect(labels('/dashboard')).toEqual(['Dashboard']);
     expect(labels('/customers')).toEqual(['Customers']);
+    expect(labels('/customers/segments')).toEqual(['Customers', 'Segments']);
     expect(labels('/template')).toEqual(['Templates']);
     expect(labels('/template/create-template')).toEqual(['Templates', 'Create Template']);
     expect(labels('/templates/1')).toEqual(['Templates', 'Template']);

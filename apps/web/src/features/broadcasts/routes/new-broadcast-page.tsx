@@ -26,7 +26,7 @@ export function NewBroadcastPage() {
     <>
       <PageHeader
         title="New Broadcast"
-        description="Send an approved template to all your contacts or to tagged ones, now or at a set time."
+        description="Send an approved template to all your contacts, to tagged ones or to a segment, now or at a set time."
       />
       <form
         ref={form.formRef}

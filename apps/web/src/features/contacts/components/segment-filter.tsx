@@ -24,7 +24,7 @@ export function SegmentFilter({ segments, segmentId, onChange }: SegmentFilterPr
         <select
           value={segmentId ?? ''}
           onChange={(event) => onChange(segmentIdOf(event.target.value))}
-          className="max-w-48 rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none"
+          className="max-w-48 rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-xs focus:border-emerald-500 focus:ring-2 focus:ring-emerald-500/20 focus:outline-none sm:max-w-64"
         >
           <option value="">All contacts</option>
           {unlisted ? <option value={segmentId}>{`Segment #${segmentId}`}</option> : null}

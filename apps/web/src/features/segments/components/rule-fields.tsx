@@ -34,6 +34,11 @@ const TEXT_OP_LABELS: Record<SegmentTextOp, string> = {
 };
 
 const fieldClass = 'w-full sm:w-44';
+/**
+ * A list of boxes fills what the row leaves, but drops to a line of its own rather than be squeezed beside the
+ * selects into a column one word wide.
+ */
+const listClass = 'min-w-0 grow basis-56';
 
 function ColumnSelect({
   rule,
@@ -110,7 +115,7 @@ function TagsFields({ rule, choices, onChange, errorOf }: RuleFieldsProps) {
       </SelectControl>
       <CheckboxList
         legend="Tags"
-        className="w-full min-w-0 flex-1"
+        className={listClass}
         options={options}
         selected={rule.tagIds}
         emptyText="No tags yet: tag contacts on the Customers page."
@@ -186,7 +191,7 @@ function MarketFields({ rule, choices, onChange, errorOf }: RuleFieldsProps) {
   return (
     <CheckboxList
       legend="Countries or regions"
-      className="w-full min-w-0 flex-1"
+      className={listClass}
       options={markets.map((market) => ({ value: market, label: market }))}
       selected={rule.markets}
       emptyText="No countries or regions to choose from."
@@ -205,13 +210,14 @@ function EngagementFields({ rule, choices, onChange, errorOf }: RuleFieldsProps)
     <>
       <SelectControl
         label="Contact"
-        className="w-full sm:w-28"
+        className="w-full sm:w-32"
         value={rule.did ? 'did' : 'did_not'}
         error={errorOf('did')}
         onChange={(event) => onChange({ did: event.target.value === 'did' })}
       >
-        <option value="did">did</option>
-        <option value="did_not">did not</option>
+        {/* "has" reads with every activity's past participle: "has not replied to a broadcast". */}
+        <option value="did">has</option>
+        <option value="did_not">has not</option>
       </SelectControl>
       <SelectControl
         label="Activity"

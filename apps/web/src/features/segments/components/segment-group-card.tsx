@@ -79,28 +79,32 @@ export function SegmentGroupCard({
                   aria-label={`Rule ${ruleIndex + 1}`}
                   className="rounded-lg border border-slate-200 bg-white p-3"
                 >
-                  <div className="flex flex-wrap items-start gap-3">
-                    <SelectControl
-                      label="Rule"
-                      className="w-full sm:w-44"
-                      value={rule.kind}
-                      onChange={(event) => onRule(ruleIndex, { kind: event.target.value as RuleKind })}
-                    >
-                      {(Object.keys(RULE_KIND_LABELS) as RuleKind[]).map((kind) => (
-                        <option key={kind} value={kind}>
-                          {RULE_KIND_LABELS[kind]}
-                        </option>
-                      ))}
-                    </SelectControl>
-                    <RuleFields
-                      rule={rule}
-                      choices={choices}
-                      onChange={(patch) => onRule(ruleIndex, patch)}
-                      errorOf={(field) => errors[`${path}.${field}`]}
-                    />
+                  {/* The inputs wrap among themselves; beside them from sm up, the remove button keeps to the
+                      top right instead of wrapping onto a line of its own under a long rule. */}
+                  <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+                    <div className="flex min-w-0 flex-1 flex-wrap items-start gap-3">
+                      <SelectControl
+                        label="Rule"
+                        className="w-full sm:w-52"
+                        value={rule.kind}
+                        onChange={(event) => onRule(ruleIndex, { kind: event.target.value as RuleKind })}
+                      >
+                        {(Object.keys(RULE_KIND_LABELS) as RuleKind[]).map((kind) => (
+                          <option key={kind} value={kind}>
+                            {RULE_KIND_LABELS[kind]}
+                          </option>
+                        ))}
+                      </SelectControl>
+                      <RuleFields
+                        rule={rule}
+                        choices={choices}
+                        onChange={(patch) => onRule(ruleIndex, patch)}
+                        errorOf={(field) => errors[`${path}.${field}`]}
+                      />
+                    </div>
                     <button
                       type="button"
-                      className={`${smallButtonClass} mt-5 ml-auto text-slate-600 hover:bg-slate-100 hover:text-red-700`}
+                      className={`${smallButtonClass} shrink-0 self-end text-slate-600 hover:bg-slate-100 hover:text-red-700 sm:mt-5 sm:self-start`}
                       onClick={() => onRemoveRule(ruleIndex)}
                     >
                       <TrashIcon width={16} height={16} />

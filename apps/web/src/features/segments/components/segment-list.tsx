@@ -42,7 +42,11 @@ function SegmentItem({
         </ul>
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <TextLink to={`/customers?segment=${segment.id}`} className="mr-2 text-sm" aria-describedby={nameId}>
+        <TextLink
+          to={`/customers?segment=${segment.id}`}
+          className="text-sm sm:mr-2"
+          aria-describedby={nameId}
+        >
           View customers
         </TextLink>
         {/* Named "Edit" and "Delete" like every row's; the segment's name tells them apart for a screen reader. */}
