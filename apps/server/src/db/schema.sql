@@ -967,8 +967,15 @@ AS $function$
 declare
   cap integer;
   window_days integer;
+  marketing bigint[];
   skipped bigint[];
 begin
+  select coalesce(array_agg(b.id), '{}') into marketing
+    from broadcasts b
+    join templates tp on tp.waba_account_id = b.waba_account_id and tp.id = b.template_id
+   where b.waba_account_id = p_account and b.id = any(p_broadcasts) and upper(tp.category) = 'MARKETING';
+  if cardinality(marketing) = 0 then return '{}'; end if;
+
   select s.frequency_cap_messages, s.frequency_cap_days into cap, window_days
     from account_settings s where s.waba_account_id = p_account;
   if not found then
@@ -988,10 +995,7 @@ begin
   with batch as (
     select u.id, u.n, u.i
       from unnest(p_ids, p_broadcasts, p_numbers) with ordinality as u(id, broadcast, n, i)
-     where u.broadcast in (select b.id from broadcasts b
-                             join templates tp on tp.waba_account_id = b.waba_account_id and tp.id = b.template_id
-                            where b.waba_account_id = p_account and b.id = any(p_broadcasts)
-                              and upper(tp.category) = 'MARKETING')
+     where u.broadcast = any(marketing)
        and not exists (select 1 from marketing_touches t where t.waba_account_id = p_account and t.message_id = u.id)),
   ranked as (
     select f.id, f.n,
