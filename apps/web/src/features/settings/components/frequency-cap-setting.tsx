@@ -94,7 +94,7 @@ export function FrequencyCapSetting({
         hint={capHint(draft)}
       />
       {draft.on ? (
-        <div className="ml-7 grid max-w-sm grid-cols-2 gap-4">
+        <div className="ml-7 grid max-w-sm grid-cols-1 gap-4 sm:grid-cols-2 sm:items-start">
           <FormField
             label="Marketing messages per person"
             {...number('frequency_cap_messages', 'messages')}
