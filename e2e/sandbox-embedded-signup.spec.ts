@@ -163,7 +163,9 @@ describe('sandbox Embedded Signup', () => {
     const second = await exchange(code ?? '');
     expect(second.status).toBe(400);
     expect(((await second.json()) as { error: { error_subcode: number } }).error.error_subcode).toBe(36009);
-    await popup.waitForEvent('close');
+    // The popup closes itself after FINISH, sometimes before this line: a page already closed sends no more
+    // 'close' events, so wait only while it is open (checked and waited for in one tick, so none is missed).
+    if (!popup.isClosed()) await popup.waitForEvent('close');
   });
 
   it('fills the form from a sample business', async () => {
