@@ -176,6 +176,8 @@ CREATE INDEX broadcast_messages_queue_idx ON public.broadcast_messages USING btr
 CREATE INDEX broadcast_messages_reply_idx ON public.broadcast_messages USING btree (waba_account_id, reply_id) WHERE (reply_id IS NOT NULL);
 CREATE INDEX broadcast_messages_sending_idx ON public.broadcast_messages USING btree (broadcast_id) WHERE (state = 'sending'::text);
 CREATE INDEX broadcast_messages_unconfirmed_idx ON public.broadcast_messages USING btree (unconfirmed_at) WHERE (state = 'unconfirmed'::text);
+CREATE TRIGGER broadcast_messages_activity_insert AFTER INSERT ON public.broadcast_messages FOR EACH ROW WHEN (((new.contact_id IS NOT NULL) AND (COALESCE(new.accepted_at, new.delivered_at, new.read_at, new.replied_at, new.clicked_at) IS NOT NULL))) EXECUTE FUNCTION broadcast_messages_activity_insert();
+CREATE TRIGGER broadcast_messages_activity_update AFTER UPDATE ON public.broadcast_messages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION broadcast_messages_activity_update();
 CREATE TRIGGER broadcast_messages_dashboard_delete AFTER DELETE ON public.broadcast_messages REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION broadcast_messages_dashboard_delete();
 CREATE TRIGGER broadcast_messages_dashboard_update AFTER UPDATE ON public.broadcast_messages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION broadcast_messages_dashboard_update();
 
@@ -257,6 +259,18 @@ CREATE TRIGGER broadcasts_category BEFORE INSERT ON public.broadcasts FOR EACH R
 CREATE TRIGGER broadcasts_completed_mail AFTER UPDATE OF status ON public.broadcasts FOR EACH ROW WHEN (((new.status = 'completed'::text) AND (old.status IS DISTINCT FROM new.status))) EXECUTE FUNCTION broadcasts_completed_mail();
 CREATE TRIGGER broadcasts_status_event AFTER UPDATE OF status, waiting_until ON public.broadcasts FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.waiting_until IS DISTINCT FROM new.waiting_until))) EXECUTE FUNCTION broadcasts_status_event();
 
+CREATE TABLE contact_activity (
+    waba_account_id bigint NOT NULL,
+    contact_id bigint NOT NULL,
+    received_at timestamp with time zone,
+    delivered_at timestamp with time zone,
+    read_at timestamp with time zone,
+    replied_at timestamp with time zone,
+    clicked_at timestamp with time zone,
+    engaged_at timestamp with time zone,
+    CONSTRAINT contact_activity_pkey PRIMARY KEY (waba_account_id, contact_id)
+);
+
 CREATE TABLE contact_columns (
     waba_account_id bigint NOT NULL,
     name text NOT NULL,
@@ -311,6 +325,7 @@ CREATE UNIQUE INDEX contacts_waba_number_key ON public.contacts USING btree (wab
 CREATE TRIGGER contacts_count_added AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION audience_counts_contacts_added();
 CREATE TRIGGER contacts_count_changed AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION audience_counts_contacts_changed();
 CREATE TRIGGER contacts_count_removed AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION audience_counts_contacts_removed();
+CREATE TRIGGER contacts_remove_activity AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION delete_activity_of_removed_contacts();
 CREATE TRIGGER contacts_remove_tags AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION delete_tags_of_removed_contacts();
 
 CREATE TABLE dashboard_active (
@@ -699,6 +714,31 @@ begin
   return null;
 end $function$;
 
+CREATE OR REPLACE FUNCTION public.broadcast_messages_activity_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform contact_activity_merge(array[new]);
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.broadcast_messages_activity_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  changed broadcast_messages[];
+begin
+  select array_agg(n) into changed
+    from new_rows n join old_rows o on o.waba_account_id = n.waba_account_id and o.id = n.id
+   where n.contact_id is not null
+     and (n.accepted_at, n.delivered_at, n.read_at, n.replied_at, n.clicked_at)
+         is distinct from (o.accepted_at, o.delivered_at, o.read_at, o.replied_at, o.clicked_at);
+  if changed is not null then perform contact_activity_merge(changed); end if;
+  return null;
+end $function$;
+
 CREATE OR REPLACE FUNCTION public.broadcast_messages_dashboard_delete()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -816,6 +856,43 @@ begin
   return null;
 end $function$;
 
+CREATE OR REPLACE FUNCTION public.contact_activity_merge(p_rows broadcast_messages[])
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  insert into contact_activity as a
+    (waba_account_id, contact_id, received_at, delivered_at, read_at, replied_at, clicked_at, engaged_at)
+  select m.waba_account_id, m.contact_id, max(m.accepted_at), max(coalesce(m.delivered_at, m.read_at)),
+         max(m.read_at), max(m.replied_at), max(m.clicked_at), max(greatest(m.read_at, m.replied_at, m.clicked_at))
+    from unnest(p_rows) m
+   where m.contact_id is not null
+     and coalesce(m.accepted_at, m.delivered_at, m.read_at, m.replied_at, m.clicked_at) is not null
+   group by 1, 2
+   order by 1, 2
+  on conflict (waba_account_id, contact_id) do update
+    set received_at = greatest(a.received_at, excluded.received_at),
+        delivered_at = greatest(a.delivered_at, excluded.delivered_at),
+        read_at = greatest(a.read_at, excluded.read_at),
+        replied_at = greatest(a.replied_at, excluded.replied_at),
+        clicked_at = greatest(a.clicked_at, excluded.clicked_at),
+        engaged_at = greatest(a.engaged_at, excluded.engaged_at);
+$function$;
+
+CREATE OR REPLACE FUNCTION public.contact_activity_rebuild(p_account bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  delete from contact_activity where waba_account_id = p_account;
+  insert into contact_activity
+    (waba_account_id, contact_id, received_at, delivered_at, read_at, replied_at, clicked_at, engaged_at)
+  select m.waba_account_id, m.contact_id, max(m.accepted_at), max(coalesce(m.delivered_at, m.read_at)),
+         max(m.read_at), max(m.replied_at), max(m.clicked_at), max(greatest(m.read_at, m.replied_at, m.clicked_at))
+    from broadcast_messages m
+   where m.waba_account_id = p_account and m.contact_id is not null
+     and coalesce(m.accepted_at, m.delivered_at, m.read_at, m.replied_at, m.clicked_at) is not null
+   group by 1, 2;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.dashboard_activity(p_accounts bigint[], p_times timestamp with time zone[], p_numbers text[])
  RETURNS void
  LANGUAGE sql
@@ -875,6 +952,15 @@ AS $function$
          case when m.delivered_at is not null and m.replied_at <= m.delivered_at + interval '24 hours'
               then greatest(0, extract(epoch from m.replied_at - m.delivered_at))::bigint else 0 end
 $function$;
+
+CREATE OR REPLACE FUNCTION public.delete_activity_of_removed_contacts()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  delete from contact_activity a using removed r where a.waba_account_id = r.waba_account_id and a.contact_id = r.id;
+  return null;
+end $function$;
 
 CREATE OR REPLACE FUNCTION public.delete_contact_tags_of_removed_tags()
  RETURNS trigger

@@ -4,7 +4,8 @@ import { freshBroadcastRow } from '../features/broadcasts/broadcast-test-helpers
 
 // Every status webhook of a whole broadcast delivered twice and out of order (the sandbox's
 // duplicate_rate 1 and reorder, as Meta may). The broadcast's counters and the Dashboard's hourly figures must
-// equal a recount from the message rows, and the message rows must match what the sandbox did.
+// equal a recount from the message rows, as must each contact's kept activity, and the message rows must match
+// what the sandbox did.
 const RECIPIENTS = 2_000;
 let scene: FaultScene;
 let stopWorker: () => Promise<void>;
@@ -91,6 +92,24 @@ describe('status webhooks delivered twice and out of order throughout a broadcas
       read: recount.read_at,
       failed: recount.failed,
     });
+
+    // Each contact's kept activity (what segments read) equals the latest times of its message rows.
+    const activity = (
+      await t.db.pool.query(
+        `with w as (select id from waba_accounts where waba_id = $1),
+              recount as (
+                select m.contact_id, max(m.accepted_at) as received_at,
+                       max(coalesce(m.delivered_at, m.read_at)) as delivered_at, max(m.read_at) as read_at
+                  from broadcast_messages m, w where m.waba_account_id = w.id group by 1)
+         select count(*)::int as contacts,
+                count(*) filter (where (a.received_at, a.delivered_at, a.read_at)
+                                 is distinct from (r.received_at, r.delivered_at, r.read_at))::int as different
+           from recount r full join (select a.* from contact_activity a, w where a.waba_account_id = w.id) a
+             on a.contact_id = r.contact_id`,
+        [scene.wabaId],
+      )
+    ).rows[0];
+    expect(activity).toEqual({ contacts: RECIPIENTS, different: 0 });
 
     // What the user sees: the history row's percentages are of the same exact figures.
     const list = await t.app.inject({ method: 'GET', url: '/broadcast/create/', headers: scene.headers });

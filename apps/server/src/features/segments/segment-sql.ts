@@ -19,7 +19,8 @@ import { MARKET_OF_PREFIX, OTHER_MARKET } from '../pricing/index';
  * - market: by the number's prefix (MARKET_OF_PREFIX), "Other" for a number under none;
  * - opted_in: created_at, by UTC day, ends included;
  * - engagement: at least one of the account's broadcast messages to this contact where it happened (in the
- *   last N days by when it happened; of one broadcast), or none for `did: false`.
+ *   last N days by when it happened; of one broadcast), or none for `did: false`. Messages deleted since (the
+ *   retention job, a deleted broadcast) still count: what happened is kept per contact (decision 101).
  */
 export function segmentWhereSql(definition: SegmentDefinition, alias: string): string {
   const groups = definition.groups.map(
@@ -146,16 +147,33 @@ export const EVENT_TIME: Record<SegmentEvent, string> = {
   engaged: 'greatest(m.read_at, m.replied_at, m.clicked_at)',
 };
 
+/** The latest time of each event over a contact's messages, as contact_activity keeps it (migration 051). */
+const ACTIVITY_TIME: Record<SegmentEvent, string> = {
+  received: 'a.received_at',
+  delivered: 'a.delivered_at',
+  read: 'a.read_at',
+  replied: 'a.replied_at',
+  clicked: 'a.clicked_at',
+  engaged: 'a.engaged_at',
+};
+
+/**
+ * A rule about one broadcast reads that broadcast's rows; any other reads the contact's latest times
+ * (contact_activity, decision 101): it happened in the last N days when its latest time is within them.
+ */
 function engagementSql(rule: Extract<SegmentRule, { kind: 'engagement' }>, alias: string): string {
-  const time = EVENT_TIME[rule.event];
+  const [table, time, keys] =
+    rule.broadcast_id === undefined
+      ? ['contact_activity a', ACTIVITY_TIME[rule.event], ['a.waba_account_id', 'a.contact_id']]
+      : ['broadcast_messages m', EVENT_TIME[rule.event], ['m.waba_account_id', 'm.contact_id']];
   const conditions = [
-    `m.waba_account_id = ${alias}.waba_account_id`,
-    `m.contact_id = ${alias}.id`,
+    `${keys[0]} = ${alias}.waba_account_id`,
+    `${keys[1]} = ${alias}.id`,
     `${time} is not null`,
   ];
   if (rule.within_days !== undefined)
     conditions.push(`${time} > now() - make_interval(days => ${numberLiteral(rule.within_days)})`);
   if (rule.broadcast_id !== undefined)
     conditions.push(`m.broadcast_id = ${numberLiteral(rule.broadcast_id)}`);
-  return `${rule.did ? '' : 'not '}exists (select 1 from broadcast_messages m where ${conditions.join(' and ')})`;
+  return `${rule.did ? '' : 'not '}exists (select 1 from ${table} where ${conditions.join(' and ')})`;
 }

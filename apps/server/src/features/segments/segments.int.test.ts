@@ -209,22 +209,28 @@ async function writeWorld(world: World): Promise<RecountContact[]> {
       const broadcastId = broadcastIds[message.broadcast]!;
       // One row per broadcast and number: a second message of the same broadcast is left out.
       if (contact.messages.slice(0, m).some((earlier) => earlier.broadcast === message.broadcast)) continue;
-      await q(
+      const times = [
+        message.accepted_at,
+        message.delivered_at,
+        message.read_at,
+        message.replied_at,
+        message.clicked_at,
+      ];
+      // Every other message is written queued and then given its times, as the sender and the status webhooks
+      // do: the contacts' kept activity (migration 051) follows both writes.
+      const later = m % 2 === 1;
+      const [inserted] = await q<{ id: number }>(
         `insert into broadcast_messages (waba_account_id, broadcast_id, contact_id, whatsapp_number, state,
                                          accepted_at, delivered_at, read_at, replied_at, clicked_at)
-         values ($1, $2, $3, $4, 'sent', $5, $6, $7, $8, $9)`,
-        [
-          accountId,
-          broadcastId,
-          row!.id,
-          number,
-          message.accepted_at,
-          message.delivered_at,
-          message.read_at,
-          message.replied_at,
-          message.clicked_at,
-        ],
+         values ($1, $2, $3, $4, 'sent', $5, $6, $7, $8, $9) returning id::int`,
+        [accountId, broadcastId, row!.id, number, ...(later ? times.map(() => null) : times)],
       );
+      if (later)
+        await q(
+          `update broadcast_messages set accepted_at = $3, delivered_at = $4, read_at = $5, replied_at = $6,
+                  clicked_at = $7 where waba_account_id = $1 and id = $2`,
+          [accountId, inserted!.id, ...times],
+        );
       messages.push({ ...message, broadcast_id: broadcastId });
     }
     written.push({ ...contact, id: row!.id, whatsapp_number: number, tag_ids: tags, messages });
