@@ -1,4 +1,4 @@
 // What other features use of segments (features meet only through index.ts).
 export { segmentWhereSql } from './segment-sql';
-export { checkDefinition, findSegment, segmentNames, SegmentsService } from './segments-service';
+export { checkDefinition, findSegment, SegmentsService } from './segments-service';
 export { segmentsRoutes } from './routes';

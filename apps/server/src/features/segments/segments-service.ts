@@ -52,17 +52,17 @@ export class SegmentsService {
   }
 
   async create(accountId: number, request: SegmentRequest): Promise<Segment> {
-    await checkDefinition(this.pool, accountId, request.definition, 'definition');
+    const names = await checkDefinition(this.pool, accountId, request.definition, 'definition');
     const row = await this.write(
       `insert into segments (waba_account_id, name, definition) values ($1, $2, $3)
        returning id::int, name, definition, created_at, updated_at`,
       [accountId, request.name, JSON.stringify(request.definition)],
     );
-    return present(row!, await segmentNames(this.pool, accountId, [row!.definition]));
+    return present(row!, names);
   }
 
   async update(accountId: number, id: number, request: SegmentRequest): Promise<Segment> {
-    await checkDefinition(this.pool, accountId, request.definition, 'definition');
+    const names = await checkDefinition(this.pool, accountId, request.definition, 'definition');
     const row = await this.write(
       `update segments set name = $3, definition = $4, updated_at = now()
         where waba_account_id = $1 and id = $2
@@ -70,7 +70,7 @@ export class SegmentsService {
       [accountId, id, request.name, JSON.stringify(request.definition)],
     );
     if (!row) throw HttpError.field(404, 'id', NOT_FOUND);
-    return present(row, await segmentNames(this.pool, accountId, [row.definition]));
+    return present(row, names);
   }
 
   async remove(accountId: number, id: number): Promise<void> {
@@ -175,19 +175,24 @@ export async function segmentNames(
 /**
  * Refuses rules naming what this account does not have, naming the rule's field (under `prefix`): a tag or a
  * broadcast (404, as every object of another account, which is refused like one that never existed), a custom
- * column or a market (400).
+ * column or a market (400). Answers the names of the tags and broadcasts it names, read for the check.
  */
 export async function checkDefinition(
   db: Queryable,
   accountId: number,
   definition: SegmentDefinition,
   prefix: string,
-): Promise<void> {
-  const names = await segmentNames(db, accountId, [definition]);
-  const { rows } = await db.query<{ name: string }>(
-    'select name from contact_columns where waba_account_id = $1',
-    [accountId],
-  );
+): Promise<SegmentNames> {
+  const rules = definition.groups.flatMap((group) => group.rules);
+  const named = rules.flatMap((rule) => ('column' in rule ? [rule.column] : []));
+  // The custom columns are read only when a rule names a column that is not a base one.
+  const custom = named.some((column) => !(CONTACT_BASE_COLUMNS as readonly string[]).includes(column));
+  const [names, { rows }] = await Promise.all([
+    segmentNames(db, accountId, [definition]),
+    custom
+      ? db.query<{ name: string }>('select name from contact_columns where waba_account_id = $1', [accountId])
+      : { rows: [] },
+  ]);
   const columns = new Set<string>([...CONTACT_BASE_COLUMNS, ...rows.map((row) => row.name)]);
   const markets = new Set(MARKETS);
   definition.groups.forEach((group, g) =>
@@ -213,4 +218,5 @@ export async function checkDefinition(
         throw HttpError.field(404, `${path}.broadcast_id`, 'This broadcast does not exist in this account');
     }),
   );
+  return names;
 }

@@ -16,7 +16,7 @@ import { audienceByPrefix, cappedInAudience, optedOutInAudience, reachedInAudien
 import type { AudienceSource } from './audience-sql';
 import { readMessagingLimit } from '../sending/messaging-limit';
 import { retargetContactIds } from './retarget-audience';
-import { checkDefinition, findSegment, segmentNames, segmentWhereSql } from '../../segments/index';
+import { checkDefinition, findSegment, segmentWhereSql } from '../../segments/index';
 
 /**
  * The number a broadcast sends from: the one named by Meta's id, or the account's first. Another account's
@@ -141,15 +141,16 @@ async function segmentSnapshot(pool: Pool, accountId: number, id: number): Promi
   if (!segment)
     throw HttpError.field(400, 'recipients.segment_id', 'This segment does not exist in this account');
   // Rules naming a tag, column or broadcast deleted since the segment was saved are refused, not half-applied.
-  await checkDefinition(pool, accountId, segment.definition, 'definition').catch((error: unknown) => {
-    if (!(error instanceof HttpError)) throw error;
-    throw HttpError.field(
-      400,
-      'recipients.segment_id',
-      `The segment ${segment.name} no longer applies: ${error.message}. Edit it under Customers → Segments.`,
-    );
-  });
-  const names = await segmentNames(pool, accountId, [segment.definition]);
+  const names = await checkDefinition(pool, accountId, segment.definition, 'definition').catch(
+    (error: unknown) => {
+      if (!(error instanceof HttpError)) throw error;
+      throw HttpError.field(
+        400,
+        'recipients.segment_id',
+        `The segment ${segment.name} no longer applies: ${error.message}. Edit it under Customers → Segments.`,
+      );
+    },
+  );
   return {
     id: segment.id,
     name: segment.name,
