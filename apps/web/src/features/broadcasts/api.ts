@@ -147,6 +147,14 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       query: () => ({ url: '/recipient/create/', params: { page: 1, page_size: 10 } }),
       providesTags: ['Contacts'],
     }),
+    /** GET /recipient/create/?segment_id=: a segment's first member, the preview's contact in the Segment mode. */
+    getSegmentFirstContact: build.query<ContactList, number>({
+      query: (segmentId) => ({
+        url: '/recipient/create/',
+        params: { page: 1, page_size: 1, segment_id: segmentId },
+      }),
+      providesTags: ['Contacts'],
+    }),
   }),
 });
 
@@ -161,4 +169,5 @@ export const {
   useGetBroadcastTemplateQuery,
   useGetBroadcastTagsQuery,
   useGetBroadcastContactsQuery,
+  useGetSegmentFirstContactQuery,
 } = broadcastsApi;

@@ -126,9 +126,14 @@ export function useNewBroadcastForm() {
   const followUp = followUpRequest(formState.followUp);
   const total = contactsQuery.data?.count;
   const contacts = contactsQuery.data?.results ?? [];
-  const firstContact = contactsQuery.data?.results[0] ?? null;
   const tags = tagsQuery.data;
   const segment = useSegmentChoice(state);
+  // The preview's contact: a segment's first member in the Segment mode (someone it will reach), else the
+  // account's first contact.
+  const firstContact =
+    !state.retarget && state.mode === 'segment'
+      ? segment.firstContact
+      : (contactsQuery.data?.results[0] ?? null);
   const count = withSentCount(
     recipientCount(state, total, tags ?? [], segment.contacts),
     state.mode,

@@ -1,6 +1,7 @@
 import { skipToken } from '@reduxjs/toolkit/query';
-import type { Segment } from '@herald/contracts';
+import type { Contact, Segment } from '@herald/contracts';
 import { useCountSegmentQuery, useListSegmentsQuery } from '../../lib/segments-api';
+import { useGetSegmentFirstContactQuery } from './api';
 import type { BroadcastFormState } from './broadcast-form';
 
 export type SegmentChoice = {
@@ -11,6 +12,8 @@ export type SegmentChoice = {
   chosen: Segment | null;
   /** Its contacts (opted-out ones included, as a tag's count); undefined while unknown. */
   contacts: number | undefined;
+  /** Its first member, whose values the preview shows; null when it has none (or while unknown). */
+  firstContact: Contact | null;
 };
 
 /**
@@ -24,10 +27,12 @@ export function useSegmentChoice(
   const list = useListSegmentsQuery(open ? undefined : skipToken, { refetchOnMountOrArgChange: true });
   const chosen = list.data?.find((segment) => segment.id === state.segmentId) ?? null;
   const count = useCountSegmentQuery(open && chosen ? chosen.definition : skipToken);
+  const first = useGetSegmentFirstContactQuery(open && chosen ? chosen.id : skipToken);
   return {
     segments: list.data,
     failed: list.isError,
     chosen,
     contacts: count.currentData?.matching,
+    firstContact: first.currentData?.results[0] ?? null,
   };
 }

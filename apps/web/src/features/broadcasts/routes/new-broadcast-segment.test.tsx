@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { json, pathOf } from '../../../test/fetch-stub';
-import { estimateAnswer, segments } from '../test/broadcast-fixtures';
+import { ana, contact, estimateAnswer, segments } from '../test/broadcast-fixtures';
 import {
   estimateBodies,
   fillDetails,
@@ -121,6 +121,25 @@ describe('New broadcast: a saved segment as the recipients', () => {
     // The server's message for the segment goes under the select too.
     await waitFor(() => expect(message()?.textContent).toBe('Choose a segment'));
     expect(chooser().getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it("previews the template with the segment's first member, not the account's first contact", async () => {
+    const bea = contact(7, { recipient_name: 'Bea Costa', recipient_email: 'bea@example.com' });
+    const { fetchMock } = await renderPage({ segments, contacts: [ana], segmentMembers: [bea] });
+    fillDetails();
+    const preview = within(screen.getByRole('figure', { name: 'Message preview' }));
+    expect(await preview.findByText('Dynamic values shown for the first contact, Ana Lima.')).toBeTruthy();
+    openSegmentTab();
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Choose a segment' }), {
+      target: { value: '3' },
+    });
+    expect(await preview.findByText('Dynamic values shown for the first contact, Bea Costa.')).toBeTruthy();
+    expect(preview.getByText('Hello bea@example.com')).toBeTruthy();
+    const asked = fetchMock.requests().find((r) => new URL(r.url).searchParams.has('segment_id'));
+    expect(new URL(asked!.url).searchParams.get('segment_id')).toBe('3');
+    // Back to all contacts, the account's first contact again.
+    fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
+    expect(await preview.findByText('Dynamic values shown for the first contact, Ana Lima.')).toBeTruthy();
   });
 
   it('links to the segment builder when there is no saved segment', async () => {

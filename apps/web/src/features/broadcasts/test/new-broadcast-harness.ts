@@ -49,6 +49,8 @@ export type ServerOptions = {
   segments?: Segment[];
   /** POST /segments/count/ (with `segments`); 200 matching, 190 reachable by default. */
   segmentCount?: SegmentCountResponse;
+  /** GET /recipient/create/?segment_id=: the segment's members (none by default). */
+  segmentMembers?: Contact[];
 };
 
 export const connected = phoneNumber('1001', { display_phone_number: '+1 555-0101' });
@@ -67,6 +69,7 @@ export function newBroadcastCalls({
   links,
   segments,
   segmentCount = { matching: 200, reachable: 190 },
+  segmentMembers = [],
 }: ServerOptions = {}): FetchHandler {
   return async (request) => {
     const path = pathOf(request);
@@ -93,6 +96,8 @@ export function newBroadcastCalls({
     }
     if (path === '/meta/templates/1/') return json(template);
     if (path === '/recipient/tags/') return json(tags);
+    if (path === '/recipient/create/' && new URL(request.url).searchParams.has('segment_id'))
+      return json({ count: segmentMembers.length, next: null, previous: null, results: segmentMembers });
     if (path === '/recipient/create/') {
       return contactCount === null
         ? json({ detail: 'Unavailable' }, 503)
