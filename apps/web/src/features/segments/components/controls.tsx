@@ -23,6 +23,43 @@ export function ErrorNote({ id, error }: { id: string; error: string | undefined
   );
 }
 
+/** What a labelled control's element takes from its label and message. */
+type ControlAttributes = {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+  className: string;
+};
+
+/** A compact label, control and message: the control gets its id, error attributes and look from here. */
+function Labelled({
+  label,
+  error,
+  className,
+  control,
+}: {
+  label: string;
+  error: string | undefined;
+  className: string;
+  control: (attributes: ControlAttributes) => ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {control({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error ? `${id}-error` : undefined,
+        className: controlClass(error),
+      })}
+      <ErrorNote id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
 type SelectControlProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'className'> & {
   label: string;
   error?: string;
@@ -32,23 +69,17 @@ type SelectControlProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'classNa
 
 /** A labelled select of the builder, compact enough to sit several in a rule's row. */
 export function SelectControl({ label, error, className = '', children, ...props }: SelectControlProps) {
-  const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      <select
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`${controlClass(error)} pr-8`}
-        {...props}
-      >
-        {children}
-      </select>
-      <ErrorNote id={`${id}-error`} error={error} />
-    </div>
+    <Labelled
+      label={label}
+      error={error}
+      className={className}
+      control={(attributes) => (
+        <select {...attributes} className={`${attributes.className} pr-8`} {...props}>
+          {children}
+        </select>
+      )}
+    />
   );
 }
 
@@ -60,21 +91,13 @@ type InputControlProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'className'
 
 /** A labelled input of the builder (text, number or date). */
 export function InputControl({ label, error, className = '', ...props }: InputControlProps) {
-  const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={controlClass(error)}
-        {...props}
-      />
-      <ErrorNote id={`${id}-error`} error={error} />
-    </div>
+    <Labelled
+      label={label}
+      error={error}
+      className={className}
+      control={(attributes) => <input {...attributes} {...props} />}
+    />
   );
 }
 
