@@ -23,11 +23,16 @@ import { MARKET_OF_PREFIX, OTHER_MARKET } from '../pricing/index';
  *   retention job, a deleted broadcast) still count: what happened is kept per contact (decision 101).
  */
 export function segmentWhereSql(definition: SegmentDefinition, alias: string): string {
-  const groups = definition.groups.map(
-    (group) =>
-      `(${group.rules.map((rule) => ruleSql(rule, alias)).join(group.match === 'all' ? ' and ' : ' or ')})`,
-  );
+  const groups = definition.groups.map((group) => groupSql(group, alias));
   return `(${groups.join(definition.match === 'all' ? ' and ' : ' or ')})`;
+}
+
+/** A group's rules joined by its match; its rules on the contact's kept activity read that row once. */
+function groupSql(group: SegmentDefinition['groups'][number], alias: string): string {
+  const activity = group.rules.filter(readsActivity);
+  const parts = group.rules.filter((rule) => !readsActivity(rule)).map((rule) => ruleSql(rule, alias));
+  if (activity.length) parts.push(activitySql(activity, group.match, alias));
+  return `(${parts.join(group.match === 'all' ? ' and ' : ' or ')})`;
 }
 
 const literal = (text: string) => pg.escapeLiteral(text);
@@ -89,7 +94,10 @@ function ruleSql(rule: SegmentRule, alias: string): string {
       return `(${parts.join(' and ')})`;
     }
     case 'engagement':
-      return engagementSql(rule, alias);
+      // Without a broadcast, the group reads the contact's activity row for all such rules (groupSql).
+      return rule.broadcast_id === undefined
+        ? activitySql([rule], 'all', alias)
+        : broadcastEngagementSql(rule, rule.broadcast_id, alias);
   }
 }
 
@@ -157,23 +165,52 @@ const ACTIVITY_TIME: Record<SegmentEvent, string> = {
   engaged: 'a.engaged_at',
 };
 
+type EngagementRule = Extract<SegmentRule, { kind: 'engagement' }>;
+
+/** An activity rule not about one broadcast: it reads the contact's kept activity (decision 101). */
+const readsActivity = (rule: SegmentRule): rule is EngagementRule =>
+  rule.kind === 'engagement' && rule.broadcast_id === undefined;
+
+/** The rule's event happened (in the last N days) by a contact_activity row `a`: never null. */
+function activityCondition(rule: EngagementRule): string {
+  const time = ACTIVITY_TIME[rule.event];
+  return rule.within_days === undefined
+    ? `${time} is not null`
+    : `(${time} is not null and ${time} > now() - make_interval(days => ${numberLiteral(rule.within_days)}))`;
+}
+
 /**
- * A rule about one broadcast reads that broadcast's rows; any other reads the contact's latest times
- * (contact_activity, decision 101): it happened in the last N days when its latest time is within them.
+ * A group's activity rules over the contact's one activity row (none when nothing ever reached it), in one
+ * search of the table where a search per rule would hash it once per rule:
+ * - all of them: a row where every "did" holds and no "did not" does; with only "did not" rules, no row where
+ *   any holds;
+ * - any of them: a row where a "did" holds, or no row where every "did not" holds.
  */
-function engagementSql(rule: Extract<SegmentRule, { kind: 'engagement' }>, alias: string): string {
-  const [table, time, keys] =
-    rule.broadcast_id === undefined
-      ? ['contact_activity a', ACTIVITY_TIME[rule.event], ['a.waba_account_id', 'a.contact_id']]
-      : ['broadcast_messages m', EVENT_TIME[rule.event], ['m.waba_account_id', 'm.contact_id']];
+function activitySql(rules: EngagementRule[], match: 'all' | 'any', alias: string): string {
+  const row = (condition: string) =>
+    `exists (select 1 from contact_activity a where a.waba_account_id = ${alias}.waba_account_id and a.contact_id = ${alias}.id and ${condition})`;
+  const did = rules.filter((rule) => rule.did).map(activityCondition);
+  const didNot = rules.filter((rule) => !rule.did).map(activityCondition);
+  if (match === 'all') {
+    if (!did.length) return `not ${row(`(${didNot.join(' or ')})`)}`;
+    return row([...did, ...(didNot.length ? [`not (${didNot.join(' or ')})`] : [])].join(' and '));
+  }
+  const parts = [];
+  if (did.length) parts.push(row(`(${did.join(' or ')})`));
+  if (didNot.length) parts.push(`not ${row(`(${didNot.join(' and ')})`)}`);
+  return `(${parts.join(' or ')})`;
+}
+
+/** A rule about one broadcast: that broadcast's message row to the contact, where the event happened. */
+function broadcastEngagementSql(rule: EngagementRule, broadcastId: number, alias: string): string {
+  const time = EVENT_TIME[rule.event];
   const conditions = [
-    `${keys[0]} = ${alias}.waba_account_id`,
-    `${keys[1]} = ${alias}.id`,
+    `m.waba_account_id = ${alias}.waba_account_id`,
+    `m.contact_id = ${alias}.id`,
+    `m.broadcast_id = ${numberLiteral(broadcastId)}`,
     `${time} is not null`,
   ];
   if (rule.within_days !== undefined)
     conditions.push(`${time} > now() - make_interval(days => ${numberLiteral(rule.within_days)})`);
-  if (rule.broadcast_id !== undefined)
-    conditions.push(`m.broadcast_id = ${numberLiteral(rule.broadcast_id)}`);
-  return `${rule.did ? '' : 'not '}exists (select 1 from ${table} where ${conditions.join(' and ')})`;
+  return `${rule.did ? '' : 'not '}exists (select 1 from broadcast_messages m where ${conditions.join(' and ')})`;
 }

@@ -52,6 +52,30 @@ interface World {
   >;
 }
 
+/** An activity rule: an event, at least once or never, in the last N days and/or of one broadcast. */
+const engagementArb = (broadcastIds: number[]): fc.Arbitrary<SegmentRule> =>
+  fc.oneof(engagementRuleArb(fc.constantFrom(...broadcastIds)), engagementRuleArb(fc.constant(undefined)));
+
+/** An activity rule whose broadcast_id comes from `broadcastId` (may be absent when undefined is drawn). */
+const engagementRuleArb = (broadcastId: fc.Arbitrary<number | undefined>): fc.Arbitrary<SegmentRule> =>
+  fc.record(
+    {
+      kind: fc.constant('engagement' as const),
+      event: fc.constantFrom(
+        'received' as const,
+        'delivered' as const,
+        'read' as const,
+        'replied' as const,
+        'clicked' as const,
+        'engaged' as const,
+      ),
+      did: fc.boolean(),
+      within_days: fc.constantFrom(1, 7, 30),
+      broadcast_id: broadcastId,
+    },
+    { requiredKeys: ['kind', 'event', 'did'] },
+  ) as fc.Arbitrary<SegmentRule>;
+
 /** When an event happened: a whole number of days and a half ago, so never at a window's edge. */
 const ago = fc.option(
   fc.integer({ min: 0, max: 60 }).map((days) => new Date(Date.now() - (days + 0.5) * DAY)),
@@ -137,23 +161,7 @@ function ruleArb(tagIds: number[], broadcastIds: number[]): fc.Arbitrary<Segment
         from: dayText(Math.max(from, to)),
         to: dayText(Math.min(from, to)),
       })),
-    fc.record(
-      {
-        kind: fc.constant('engagement' as const),
-        event: fc.constantFrom(
-          'received' as const,
-          'delivered' as const,
-          'read' as const,
-          'replied' as const,
-          'clicked' as const,
-          'engaged' as const,
-        ),
-        did: fc.boolean(),
-        within_days: fc.constantFrom(1, 7, 30),
-        broadcast_id: fc.constantFrom(...broadcastIds),
-      },
-      { requiredKeys: ['kind', 'event', 'did'] },
-    ),
+    engagementArb(broadcastIds),
   ) as fc.Arbitrary<SegmentRule>;
 }
 
@@ -303,6 +311,41 @@ describe('a segment', () => {
         expect((await api('DELETE', `/segments/${id}/`)).status).toBe(204);
       }),
       { numRuns: 100 },
+    );
+  }, 120_000);
+
+  it('counts groups of activity rules alone exactly, each group reading the kept activity once', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        worldArb,
+        // One group, so its own match decides: every mix of "did" and "did not" under all and any.
+        fc.record({
+          match: fc.constant('all' as const),
+          groups: fc.tuple(
+            fc.record({
+              match: fc.constantFrom('all' as const, 'any' as const),
+              // Mostly rules on the kept activity, some of one broadcast beside them.
+              rules: fc.array(
+                fc.oneof(
+                  { weight: 3, arbitrary: engagementRuleArb(fc.constant(undefined)) },
+                  { weight: 1, arbitrary: engagementArb(broadcastIds) },
+                ),
+                { minLength: 2, maxLength: 4 },
+              ),
+            }),
+          ),
+        }),
+        async (world, definition) => {
+          const contacts = await writeWorld(world);
+          const expected = recountSegment(contacts, definition, new Date());
+          const count = await api('POST', '/segments/count/', { definition });
+          expect(count.json()).toEqual({
+            matching: expected.length,
+            reachable: expected.filter((c) => !c.opted_out).length,
+          });
+        },
+      ),
+      { numRuns: 60 },
     );
   }, 120_000);
 });
