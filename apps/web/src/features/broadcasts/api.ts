@@ -147,11 +147,14 @@ export const broadcastsApi = api.enhanceEndpoints({ addTagTypes: ['Broadcasts'] 
       query: () => ({ url: '/recipient/create/', params: { page: 1, page_size: 10 } }),
       providesTags: ['Contacts'],
     }),
-    /** GET /recipient/create/?segment_id=: a segment's first member, the preview's contact in the Segment mode. */
+    /**
+     * GET /recipient/create/?segment_id=: a segment's first member who has not opted out, the preview's contact
+     * in the Segment mode (the list's smallest page is 10).
+     */
     getSegmentFirstContact: build.query<ContactList, number>({
       query: (segmentId) => ({
         url: '/recipient/create/',
-        params: { page: 1, page_size: 1, segment_id: segmentId },
+        params: { page: 1, page_size: 10, segment_id: segmentId, opted_out: 'false' },
       }),
       providesTags: ['Contacts'],
     }),

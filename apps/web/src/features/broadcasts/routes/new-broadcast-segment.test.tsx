@@ -136,7 +136,14 @@ describe('New broadcast: a saved segment as the recipients', () => {
     expect(await preview.findByText('Dynamic values shown for the first contact, Bea Costa.')).toBeTruthy();
     expect(preview.getByText('Hello bea@example.com')).toBeTruthy();
     const asked = fetchMock.requests().find((r) => new URL(r.url).searchParams.has('segment_id'));
-    expect(new URL(asked!.url).searchParams.get('segment_id')).toBe('3');
+    const params = new URL(asked!.url).searchParams;
+    // What the server's list accepts (its page sizes are 10, 25, 50, 100), and only people it will reach.
+    expect(Object.fromEntries(params)).toEqual({
+      page: '1',
+      page_size: '10',
+      segment_id: '3',
+      opted_out: 'false',
+    });
     // Back to all contacts, the account's first contact again.
     fireEvent.click(screen.getByRole('tab', { name: 'All Contacts' }));
     expect(await preview.findByText('Dynamic values shown for the first contact, Ana Lima.')).toBeTruthy();
