@@ -179,6 +179,15 @@ export async function runScaleScenario(options: ScaleOptions): Promise<ScaleFigu
       name: 'scale_hello',
     });
 
+    // Every worker beats once a tick (worker-share.ts); the broadcasts start once all of them have, so the fair
+    // share counts every worker from the first number on.
+    for (const until = Date.now() + 30_000; ; await sleep(50)) {
+      const { rows } = await pool.query<{ n: number }>(
+        "select count(*)::int as n from broadcast_workers where seen_at > now() - interval '5 seconds'",
+      );
+      if (rows[0]!.n >= workers.length) break;
+      if (Date.now() > until) throw new Error(`${rows[0]!.n} of ${workers.length} workers beat within 30 s`);
+    }
     const cpuBefore = workers.map((worker) => cpuSeconds(worker.pid));
     const othersBefore = [...apis, sandboxProcess].map((proc) => cpuSeconds(proc.pid));
     const startedAt = Date.now();

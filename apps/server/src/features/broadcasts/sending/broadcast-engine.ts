@@ -12,7 +12,7 @@ import { DEFAULT_MARKETING_LIMIT_RETRIES, requeueDueLimited } from './limited-re
 import { NumberSender, type SenderSettings } from './number-sender';
 import { SendGate } from './send-gate';
 import { acquireLease } from './sender-lease';
-import { leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
+import { beat, leaveWorkers, liveWorkers, shareOfNumbers } from './worker-share';
 
 /**
  * The broadcast pipeline (docs/architecture.md): starts due broadcasts by freezing their audience, then runs
@@ -53,6 +53,7 @@ export class BroadcastEngine {
   /** One pass: start what is due, then make sure every number with queued work has a sender. */
   async tick(): Promise<void> {
     if (this.stopped) return;
+    await beat(this.deps.pool, this.holder);
     await this.startDue();
     await this.writeAudiences();
     await requeueDueLimited(

@@ -9,19 +9,28 @@ import { holderAlive } from './holder-lock';
  * sends every number: with 3 workers and 2 numbers, the worker sending one leaves the other to another worker.
  * A lone worker's share is every number. A worker already over its share keeps what it holds (no handing
  * over mid-broadcast): the share applies to numbers that are free.
+ *
+ * Every tick beats, with work or without: a worker that beat only when it saw a free number was unknown to the
+ * others until then, so the first worker to send one number could count itself alone and take the next too.
+ * A worker killed without stopping leaves its row: gone after an hour, counted only while it beats.
  */
+export async function beat(pool: Pool, holder: string): Promise<void> {
+  await pool.query(
+    `with gone as (delete from broadcast_workers where seen_at < now() - interval '1 hour')
+     insert into broadcast_workers (holder, seen_at) values ($1, now())
+     on conflict (holder) do update set seen_at = excluded.seen_at`,
+    [holder],
+  );
+}
+
+/** Live workers other than `holder` (which counts itself): beat within `liveSeconds` and holding their lock. */
 export async function liveWorkers(pool: Pool, holder: string, liveSeconds: number): Promise<number> {
   const { rows } = await pool.query<{ live: number }>(
-    `with beat as (
-       insert into broadcast_workers (holder, seen_at) values ($1, now())
-       on conflict (holder) do update set seen_at = excluded.seen_at),
-     -- A worker killed without stopping leaves its row: gone after an hour, counted only while it beats.
-     gone as (delete from broadcast_workers where seen_at < now() - interval '1 hour')
-     select count(*)::int + 1 as live from broadcast_workers
+    `select count(*)::int + 1 as live from broadcast_workers
       where holder <> $1 and seen_at > now() - make_interval(secs => $2) and ${holderAlive('holder', '$2')}`,
     [holder, liveSeconds],
   );
-  return Math.max(1, rows[0]!.live);
+  return rows[0]!.live;
 }
 
 /** Numbers one worker may hold when `numbers` have work among `workers` live workers. */
