@@ -335,6 +335,17 @@ CREATE TABLE dashboard_active (
     CONSTRAINT dashboard_active_pkey PRIMARY KEY (waba_account_id, hour, whatsapp_number),
     CONSTRAINT dashboard_active_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
+CREATE INDEX dashboard_active_number_idx ON public.dashboard_active USING btree (waba_account_id, whatsapp_number, hour);
+CREATE TRIGGER dashboard_active_pairs_added AFTER INSERT ON public.dashboard_active REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dashboard_active_pairs_added();
+
+CREATE TABLE dashboard_active_pairs (
+    waba_account_id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    previous_hour timestamp with time zone NOT NULL,
+    numbers integer NOT NULL,
+    CONSTRAINT dashboard_active_pairs_pkey PRIMARY KEY (waba_account_id, hour, previous_hour),
+    CONSTRAINT dashboard_active_pairs_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
+);
 
 CREATE TABLE dashboard_hours (
     waba_account_id bigint NOT NULL,
@@ -801,19 +812,11 @@ begin
         read = h.read + excluded.read, failed = h.failed + excluded.failed,
         replied = h.replied + excluded.replied, engaged = h.engaged + excluded.engaged,
         response_seconds = h.response_seconds + excluded.response_seconds;
-  -- Activity: a number that received a message (accepted by Meta) in an hour (as dashboard_activity()).
-  insert into dashboard_active (waba_account_id, hour, whatsapp_number)
-  select distinct b.waba_account_id, date_trunc('hour', n.accepted_at), n.whatsapp_number
-    from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
-   where o.accepted_at is null and n.accepted_at is not null
-   order by 1, 2, 3
-  on conflict do nothing;
-  insert into dashboard_last_active as l (waba_account_id, whatsapp_number, last_at)
-  select b.waba_account_id, n.whatsapp_number, max(n.accepted_at)
-    from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
-   where o.accepted_at is null and n.accepted_at is not null
-   group by 1, 2 order by 1, 2
-  on conflict (waba_account_id, whatsapp_number) do update set last_at = greatest(l.last_at, excluded.last_at);
+  -- Activity: a number that received a message (accepted by Meta) in an hour, written as inbound messages are.
+  perform dashboard_activity(array_agg(b.waba_account_id), array_agg(n.accepted_at), array_agg(n.whatsapp_number))
+     from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
+    where o.accepted_at is null and n.accepted_at is not null
+   having count(*) > 0;
   return null;
 end
 $function$;
@@ -893,18 +896,68 @@ AS $function$
    group by 1, 2;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.dashboard_active_pairs_added()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into dashboard_active_pairs as p (waba_account_id, hour, previous_hour, numbers)
+  select waba_account_id, hour, previous_hour, sum(delta)::int
+    from (
+      with affected as (
+        select waba_account_id, whatsapp_number, min(hour) as first_new from new_rows group by 1, 2
+      ),
+      tail as (
+        select d.waba_account_id, d.whatsapp_number, d.hour, a.first_new, n.hour is not null as is_new
+          from affected a
+          join dashboard_active d
+            on d.waba_account_id = a.waba_account_id and d.whatsapp_number = a.whatsapp_number
+           and d.hour >= coalesce((select max(b.hour) from dashboard_active b
+                                    where b.waba_account_id = a.waba_account_id
+                                      and b.whatsapp_number = a.whatsapp_number and b.hour < a.first_new),
+                                  a.first_new)
+          left join new_rows n
+            on n.waba_account_id = d.waba_account_id and n.whatsapp_number = d.whatsapp_number and n.hour = d.hour
+      )
+      select waba_account_id, hour, coalesce(lag(hour) over chain, '-infinity') as previous_hour, 1 as delta,
+             hour >= first_new as changed
+        from tail window chain as (partition by waba_account_id, whatsapp_number order by hour)
+      union all
+      select waba_account_id, hour, coalesce(lag(hour) over chain, '-infinity'), -1, hour > first_new
+        from tail where not is_new window chain as (partition by waba_account_id, whatsapp_number order by hour)
+    ) x
+   where changed
+   group by 1, 2, 3
+  having sum(delta) <> 0
+   order by 1, 2, 3
+  on conflict (waba_account_id, hour, previous_hour) do update set numbers = p.numbers + excluded.numbers;
+  return null;
+end $function$;
+
+CREATE OR REPLACE FUNCTION public.dashboard_active_pairs_rebuild(p_account bigint)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  delete from dashboard_active_pairs where waba_account_id = p_account;
+  insert into dashboard_active_pairs (waba_account_id, hour, previous_hour, numbers)
+  select p_account, hour, previous_hour, count(*)::int
+    from (select hour, coalesce(lag(hour) over (partition by whatsapp_number order by hour), '-infinity') as previous_hour
+            from dashboard_active where waba_account_id = p_account) x
+   group by 2, 3;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.dashboard_activity(p_accounts bigint[], p_times timestamp with time zone[], p_numbers text[])
  RETURNS void
  LANGUAGE sql
 AS $function$
-  insert into dashboard_active (waba_account_id, hour, whatsapp_number)
-  select distinct a, date_trunc('hour', t), n from unnest(p_accounts, p_times, p_numbers) as x(a, t, n)
-   where t is not null order by 1, 2, 3
-  on conflict do nothing;
   insert into dashboard_last_active as l (waba_account_id, whatsapp_number, last_at)
   select a, n, max(t) from unnest(p_accounts, p_times, p_numbers) as x(a, t, n)
    where t is not null group by a, n order by 1, 2
   on conflict (waba_account_id, whatsapp_number) do update set last_at = greatest(l.last_at, excluded.last_at);
+  insert into dashboard_active (waba_account_id, hour, whatsapp_number)
+  select distinct a, date_trunc('hour', t), n from unnest(p_accounts, p_times, p_numbers) as x(a, t, n)
+   where t is not null order by 1, 2, 3
+  on conflict do nothing;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.dashboard_apply(p_old broadcast_messages[], p_new broadcast_messages[])

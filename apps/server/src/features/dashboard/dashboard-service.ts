@@ -39,7 +39,7 @@ export const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n 
 const avgSeconds = (s: Sums) => (s.replied === 0 ? null : Math.round(s.response_seconds / s.replied));
 
 /** The eight cards' values from a period's sums (the definitions of DASHBOARD_CARDS). */
-function cardValues(s: Sums, active: number | null): Record<DashboardCardKey, number | null> {
+function cardValues(s: Sums, active: number): Record<DashboardCardKey, number | null> {
   return {
     total_messages: s.sent,
     delivery_rate: rate(s.delivered, s.sent),

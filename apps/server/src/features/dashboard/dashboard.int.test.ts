@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardHeaderResponse, DashboardResponse } from '@herald/contracts';
 import { startTestApp, type TestApp } from '../../../../../test-support/test-app';
 import { signedInUser } from '../auth/auth-test-helpers';
 import { settleMessages } from '../broadcasts/sending/message-settle';
 import { multipart } from '../contacts/contacts-test-helpers';
 import { postMessagesWebhook } from '../webhooks/webhook-test-helpers';
-import { forgetActiveContacts, waitForPastRanges } from './active-contacts';
 
 /**
  * Every card's definition on a known data set, the previous period's change, a day's
@@ -35,10 +34,6 @@ beforeAll(async () => {
   };
 });
 afterAll(() => t.close());
-beforeEach(() => forgetActiveContacts());
-// Past ranges' Active Contacts are asserted exactly: wait for their count however loaded the machine is.
-beforeAll(() => waitForPastRanges(30_000));
-afterAll(() => waitForPastRanges());
 
 let serial = 0;
 
