@@ -904,32 +904,39 @@ begin
   insert into dashboard_active_pairs as p (waba_account_id, hour, previous_hour, numbers)
   select waba_account_id, hour, previous_hour, sum(delta)::int
     from (
-      with affected as (
-        select waba_account_id, whatsapp_number, min(hour) as first_new from new_rows group by 1, 2
-      ),
-      tail as (
-        select d.waba_account_id, d.whatsapp_number, d.hour, a.first_new, n.hour is not null as is_new
-          from affected a
-          join dashboard_active d
-            on d.waba_account_id = a.waba_account_id and d.whatsapp_number = a.whatsapp_number
-           and d.hour >= coalesce((select max(b.hour) from dashboard_active b
-                                    where b.waba_account_id = a.waba_account_id
-                                      and b.whatsapp_number = a.whatsapp_number and b.hour < a.first_new),
-                                  a.first_new)
-          left join new_rows n
-            on n.waba_account_id = d.waba_account_id and n.whatsapp_number = d.whatsapp_number and n.hour = d.hour
-      )
-      select waba_account_id, hour, coalesce(lag(hour) over chain, '-infinity') as previous_hour, 1 as delta,
-             hour >= first_new as changed
-        from tail window chain as (partition by waba_account_id, whatsapp_number order by hour)
+      select n.waba_account_id, n.hour,
+             coalesce((select d.hour from dashboard_active d
+                        where d.waba_account_id = n.waba_account_id and d.whatsapp_number = n.whatsapp_number
+                          and d.hour < n.hour
+                        order by d.hour desc limit 1), '-infinity') as previous_hour,
+             1 as delta
+        from new_rows n
       union all
-      select waba_account_id, hour, coalesce(lag(hour) over chain, '-infinity'), -1, hour > first_new
-        from tail where not is_new window chain as (partition by waba_account_id, whatsapp_number order by hour)
+      select late.waba_account_id, late.next_hour, x.previous_hour, x.delta
+        from (select n.waba_account_id, n.whatsapp_number, n.hour, nx.hour as next_hour
+                from new_rows n
+                cross join lateral (select d.hour from dashboard_active d
+                                     where d.waba_account_id = n.waba_account_id
+                                       and d.whatsapp_number = n.whatsapp_number and d.hour > n.hour
+                                     order by d.hour limit 1) nx
+               where not exists (select 1 from new_rows m
+                                  where m.waba_account_id = n.waba_account_id
+                                    and m.whatsapp_number = n.whatsapp_number and m.hour = nx.hour)) late
+        cross join lateral (
+          select late.hour as previous_hour, 1 as delta
+          union all
+          -- The old link: to the latest hour before it that is not new.
+          select coalesce((select d.hour from dashboard_active d
+                            where d.waba_account_id = late.waba_account_id
+                              and d.whatsapp_number = late.whatsapp_number and d.hour < late.next_hour
+                              and not exists (select 1 from new_rows m
+                                               where m.waba_account_id = d.waba_account_id
+                                                 and m.whatsapp_number = d.whatsapp_number and m.hour = d.hour)
+                            order by d.hour desc limit 1), '-infinity'), -1) x
     ) x
-   where changed
    group by 1, 2, 3
   having sum(delta) <> 0
-   order by 1, 2, 3
+  order by 1, 2, 3
   on conflict (waba_account_id, hour, previous_hour) do update set numbers = p.numbers + excluded.numbers;
   return null;
 end $function$;

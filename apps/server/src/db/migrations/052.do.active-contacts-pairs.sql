@@ -14,40 +14,47 @@ create table dashboard_active_pairs (
 -- Each number's hours in order: the hour before a new one, and the hours after a late one.
 create index dashboard_active_number_idx on dashboard_active (waba_account_id, whatsapp_number, hour);
 
--- A number's chain of hours changes only from its first new hour on: its pairs from there are taken away as they
--- were (the old hours after it) and added as they are (every hour from it on). Activity arrives in order almost
--- always, so the part taken away is empty and the part added is the new hours alone.
+-- Each new hour is linked to the number's hour before it (new or old). An old hour right after a new one (a late
+-- activity) was linked to the old hour before that new one: its link moves to the new one. Activity arrives in
+-- order almost always, so the second part finds nothing: two index probes per new row, in the sender's batch.
 create function dashboard_active_pairs_added() returns trigger language plpgsql as $$
 begin
   insert into dashboard_active_pairs as p (waba_account_id, hour, previous_hour, numbers)
   select waba_account_id, hour, previous_hour, sum(delta)::int
     from (
-      with affected as (
-        select waba_account_id, whatsapp_number, min(hour) as first_new from new_rows group by 1, 2
-      ),
-      tail as (
-        select d.waba_account_id, d.whatsapp_number, d.hour, a.first_new, n.hour is not null as is_new
-          from affected a
-          join dashboard_active d
-            on d.waba_account_id = a.waba_account_id and d.whatsapp_number = a.whatsapp_number
-           and d.hour >= coalesce((select max(b.hour) from dashboard_active b
-                                    where b.waba_account_id = a.waba_account_id
-                                      and b.whatsapp_number = a.whatsapp_number and b.hour < a.first_new),
-                                  a.first_new)
-          left join new_rows n
-            on n.waba_account_id = d.waba_account_id and n.whatsapp_number = d.whatsapp_number and n.hour = d.hour
-      )
-      select waba_account_id, hour, coalesce(lag(hour) over chain, '-infinity') as previous_hour, 1 as delta,
-             hour >= first_new as changed
-        from tail window chain as (partition by waba_account_id, whatsapp_number order by hour)
+      select n.waba_account_id, n.hour,
+             coalesce((select d.hour from dashboard_active d
+                        where d.waba_account_id = n.waba_account_id and d.whatsapp_number = n.whatsapp_number
+                          and d.hour < n.hour
+                        order by d.hour desc limit 1), '-infinity') as previous_hour,
+             1 as delta
+        from new_rows n
       union all
-      select waba_account_id, hour, coalesce(lag(hour) over chain, '-infinity'), -1, hour > first_new
-        from tail where not is_new window chain as (partition by waba_account_id, whatsapp_number order by hour)
+      select late.waba_account_id, late.next_hour, x.previous_hour, x.delta
+        from (select n.waba_account_id, n.whatsapp_number, n.hour, nx.hour as next_hour
+                from new_rows n
+                cross join lateral (select d.hour from dashboard_active d
+                                     where d.waba_account_id = n.waba_account_id
+                                       and d.whatsapp_number = n.whatsapp_number and d.hour > n.hour
+                                     order by d.hour limit 1) nx
+               where not exists (select 1 from new_rows m
+                                  where m.waba_account_id = n.waba_account_id
+                                    and m.whatsapp_number = n.whatsapp_number and m.hour = nx.hour)) late
+        cross join lateral (
+          select late.hour as previous_hour, 1 as delta
+          union all
+          -- The old link: to the latest hour before it that is not new.
+          select coalesce((select d.hour from dashboard_active d
+                            where d.waba_account_id = late.waba_account_id
+                              and d.whatsapp_number = late.whatsapp_number and d.hour < late.next_hour
+                              and not exists (select 1 from new_rows m
+                                               where m.waba_account_id = d.waba_account_id
+                                                 and m.whatsapp_number = d.whatsapp_number and m.hour = d.hour)
+                            order by d.hour desc limit 1), '-infinity'), -1) x
     ) x
-   where changed
    group by 1, 2, 3
   having sum(delta) <> 0
-   order by 1, 2, 3
+  order by 1, 2, 3
   on conflict (waba_account_id, hour, previous_hour) do update set numbers = p.numbers + excluded.numbers;
   return null;
 end $$;
