@@ -340,12 +340,14 @@ CREATE TRIGGER dashboard_active_pairs_added AFTER INSERT ON public.dashboard_act
 
 CREATE TABLE dashboard_active_pairs (
     waba_account_id bigint NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY,
     hour timestamp with time zone NOT NULL,
     previous_hour timestamp with time zone NOT NULL,
     numbers integer NOT NULL,
-    CONSTRAINT dashboard_active_pairs_pkey PRIMARY KEY (waba_account_id, hour, previous_hour),
+    CONSTRAINT dashboard_active_pairs_pkey PRIMARY KEY (waba_account_id, id),
     CONSTRAINT dashboard_active_pairs_waba_account_id_fkey FOREIGN KEY (waba_account_id) REFERENCES waba_accounts(id) ON DELETE CASCADE
 );
+CREATE INDEX dashboard_active_pairs_hour_idx ON public.dashboard_active_pairs USING btree (waba_account_id, hour) INCLUDE (previous_hour, numbers);
 
 CREATE TABLE dashboard_hours (
     waba_account_id bigint NOT NULL,
@@ -776,6 +778,13 @@ begin
                         is distinct from (n.state, n.accepted_at, n.delivered_at, n.read_at, n.failed_at, n.replied_at, n.engaged_at)) then
     return null;
   end if;
+  -- Activity: a number that received a message (accepted by Meta) in an hour, written as inbound messages are,
+  -- and before the hourly figures as they are: the inbound messages' activity comes before their batch's figures,
+  -- so every writer takes the activity rows, then the figures' rows (all shared by a whole hour's messages).
+  perform dashboard_activity(array_agg(b.waba_account_id), array_agg(n.accepted_at), array_agg(n.whatsapp_number))
+     from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
+    where o.accepted_at is null and n.accepted_at is not null
+   having count(*) > 0;
   insert into dashboard_hours as h
     (waba_account_id, hour, category, sent, delivered, read, failed, replied, engaged, response_seconds)
   select b.waba_account_id, f.hour, coalesce(b.template_category, 'UNKNOWN'),
@@ -812,11 +821,6 @@ begin
         read = h.read + excluded.read, failed = h.failed + excluded.failed,
         replied = h.replied + excluded.replied, engaged = h.engaged + excluded.engaged,
         response_seconds = h.response_seconds + excluded.response_seconds;
-  -- Activity: a number that received a message (accepted by Meta) in an hour, written as inbound messages are.
-  perform dashboard_activity(array_agg(b.waba_account_id), array_agg(n.accepted_at), array_agg(n.whatsapp_number))
-     from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
-    where o.accepted_at is null and n.accepted_at is not null
-   having count(*) > 0;
   return null;
 end
 $function$;
@@ -901,7 +905,7 @@ CREATE OR REPLACE FUNCTION public.dashboard_active_pairs_added()
  LANGUAGE plpgsql
 AS $function$
 begin
-  insert into dashboard_active_pairs as p (waba_account_id, hour, previous_hour, numbers)
+  insert into dashboard_active_pairs (waba_account_id, hour, previous_hour, numbers)
   select waba_account_id, hour, previous_hour, sum(delta)::int
     from (
       select n.waba_account_id, n.hour,
@@ -935,9 +939,7 @@ begin
                             order by d.hour desc limit 1), '-infinity'), -1) x
     ) x
    group by 1, 2, 3
-  having sum(delta) <> 0
-  order by 1, 2, 3
-  on conflict (waba_account_id, hour, previous_hour) do update set numbers = p.numbers + excluded.numbers;
+  having sum(delta) <> 0;
   return null;
 end $function$;
 

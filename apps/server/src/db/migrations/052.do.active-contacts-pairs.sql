@@ -3,13 +3,20 @@
 -- this table: how many numbers were active in an hour having last been active in another (-infinity: never before).
 -- A 90-day range reads the rows of its 2,160 hours at most, where a distinct count read millions of activity rows.
 -- Kept by a trigger on dashboard_active from every writer (the sender's statuses, the inbound messages).
+-- Appended, never updated: one row per (hour, previous hour) a statement changed, and a pair's count is the sum of
+-- its rows. A kept row per pair would be one row that every sender's batch of an hour locks until it commits (as
+-- the webhook batches adding replies' activity do), so they would queue on it, or deadlock with a batch that locks
+-- a message row after it.
 create table dashboard_active_pairs (
   waba_account_id bigint not null references waba_accounts (id) on delete cascade,
+  id bigint generated always as identity,
   hour timestamptz not null,
   previous_hour timestamptz not null,
   numbers integer not null,
-  primary key (waba_account_id, hour, previous_hour)
+  primary key (waba_account_id, id)
 );
+create index dashboard_active_pairs_hour_idx on dashboard_active_pairs (waba_account_id, hour)
+  include (previous_hour, numbers);
 
 -- Each number's hours in order: the hour before a new one, and the hours after a late one.
 create index dashboard_active_number_idx on dashboard_active (waba_account_id, whatsapp_number, hour);
@@ -19,7 +26,7 @@ create index dashboard_active_number_idx on dashboard_active (waba_account_id, w
 -- order almost always, so the second part finds nothing: two index probes per new row, in the sender's batch.
 create function dashboard_active_pairs_added() returns trigger language plpgsql as $$
 begin
-  insert into dashboard_active_pairs as p (waba_account_id, hour, previous_hour, numbers)
+  insert into dashboard_active_pairs (waba_account_id, hour, previous_hour, numbers)
   select waba_account_id, hour, previous_hour, sum(delta)::int
     from (
       select n.waba_account_id, n.hour,
@@ -53,9 +60,7 @@ begin
                             order by d.hour desc limit 1), '-infinity'), -1) x
     ) x
    group by 1, 2, 3
-  having sum(delta) <> 0
-  order by 1, 2, 3
-  on conflict (waba_account_id, hour, previous_hour) do update set numbers = p.numbers + excluded.numbers;
+  having sum(delta) <> 0;
   return null;
 end $$;
 create trigger dashboard_active_pairs_added after insert on dashboard_active
@@ -98,6 +103,13 @@ begin
                         is distinct from (n.state, n.accepted_at, n.delivered_at, n.read_at, n.failed_at, n.replied_at, n.engaged_at)) then
     return null;
   end if;
+  -- Activity: a number that received a message (accepted by Meta) in an hour, written as inbound messages are,
+  -- and before the hourly figures as they are: the inbound messages' activity comes before their batch's figures,
+  -- so every writer takes the activity rows, then the figures' rows (all shared by a whole hour's messages).
+  perform dashboard_activity(array_agg(b.waba_account_id), array_agg(n.accepted_at), array_agg(n.whatsapp_number))
+     from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
+    where o.accepted_at is null and n.accepted_at is not null
+   having count(*) > 0;
   insert into dashboard_hours as h
     (waba_account_id, hour, category, sent, delivered, read, failed, replied, engaged, response_seconds)
   select b.waba_account_id, f.hour, coalesce(b.template_category, 'UNKNOWN'),
@@ -134,11 +146,6 @@ begin
         read = h.read + excluded.read, failed = h.failed + excluded.failed,
         replied = h.replied + excluded.replied, engaged = h.engaged + excluded.engaged,
         response_seconds = h.response_seconds + excluded.response_seconds;
-  -- Activity: a number that received a message (accepted by Meta) in an hour, written as inbound messages are.
-  perform dashboard_activity(array_agg(b.waba_account_id), array_agg(n.accepted_at), array_agg(n.whatsapp_number))
-     from old_rows o join new_rows n on n.id = o.id join broadcasts b on b.id = n.broadcast_id
-    where o.accepted_at is null and n.accepted_at is not null
-   having count(*) > 0;
   return null;
 end
 $$;
